@@ -1,0 +1,90 @@
+"""Dtypes, promotion lattices and policies: the layer everything else stands on."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from weaktrace.dtypes import jax_rules
+from weaktrace.dtypes.jax_lattices import jax_lattice
+from weaktrace.dtypes.lattice import Lattice, LatticeReport, Violation
+from weaktrace.dtypes.policy import DEFAULT, JaxPolicy, Policy, as_policy, policy
+from weaktrace.dtypes.registry import (
+    ALL,
+    WEAK_KINDS,
+    DType,
+    as_dtype,
+    by_name,
+    from_numpy,
+    weak_complex,
+    weak_float,
+    weak_int,
+)
+from weaktrace.dtypes.table import DOC_DTYPES, promotion_table
+
+__all__ = [
+    "ALL",
+    "DOC_DTYPES",
+    "WEAK_KINDS",
+    "DType",
+    "JaxPolicy",
+    "Lattice",
+    "LatticeReport",
+    "Policy",
+    "Violation",
+    "as_dtype",
+    "as_policy",
+    "by_name",
+    "from_numpy",
+    "jax_lattice",
+    "policy",
+    "promote_types",
+    "promotion_table",
+    "result_type",
+    "weak_complex",
+    "weak_float",
+    "weak_int",
+]
+
+# Bound once: the two calls below run on every operation a trace records.
+_PROMOTE_CACHE = jax_rules.PROMOTE_CACHE
+_PROMOTION_STATE = jax_rules.PROMOTION_STATE
+_X64_STATE = jax_rules.X64_STATE
+_result = jax_rules.result
+
+
+def promote_types(a: Any, b: Any, *, policy: Policy | str | None = None) -> np.dtype:
+    """The dtype a binary operation on `a` and `b` computes in: ``jnp.promote_types``.
+
+    Python ``int``/``float``/``complex`` are the weak kinds. By default follows
+    jax's ``jax_numpy_dtype_promotion`` and ``jax_enable_x64`` (including their
+    context managers); pass ``policy=weaktrace.policy("jax", strict=True)`` to
+    override.
+
+    >>> promote_types("int8", "uint8"), promote_types("float16", float)
+    (dtype('int16'), dtype('float16'))
+    """
+    if policy is None:
+        try:
+            hit = _PROMOTE_CACHE[_PROMOTION_STATE.value][a][b]
+        except (KeyError, TypeError):
+            return DEFAULT.promote_types(a, b)
+        return hit[_X64_STATE.value] if hit.__class__ is tuple else hit
+    return as_policy(policy).promote_types(a, b)
+
+
+def result_type(
+    *args: Any, return_weak_type_flag: bool = False, policy: Policy | str | None = None
+) -> Any:
+    """The dtype of an operation on `args`: ``jnp.result_type`` (and, with
+    ``return_weak_type_flag=True``, ``jax.dtypes.result_type``'s weak flag).
+
+    >>> import numpy as np
+    >>> result_type(np.int8(1), 2), result_type(2, 3.0, return_weak_type_flag=True)[1]
+    (dtype('int8'), True)
+    """
+    if policy is None:
+        dt, weak = _result(args, _PROMOTION_STATE.value == "strict", _X64_STATE.value)
+        return (dt, weak) if return_weak_type_flag else dt
+    return as_policy(policy).result_type(*args, return_weak_type_flag=return_weak_type_flag)

@@ -1,0 +1,372 @@
+"""JAX's promotion semantics: ``jnp.promote_types`` and ``jnp.result_type``, exactly.
+
+Mirrors ``jax._src.dtypes`` (``promote_types``, ``dtype``, ``lattice_result_type``,
+``result_type``) on top of our own lattices, for a given mode ``(strict, x64)``.
+Both entry points are cached per mode; the caches hold only results that are
+pure functions of their key (no warnings, no errors), so they cannot be poisoned.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import jax
+import numpy as np
+
+from weaktrace.dtypes import registry
+from weaktrace.dtypes.jax_lattices import jax_lattice, supported_names
+from weaktrace.errors import InvalidDTypeError, TypePromotionError, listing
+
+# Public jax config states; ``.value`` follows jax.config.update *and* the
+# thread-local context managers ``jax.enable_x64(...)`` / ``jax.numpy_dtype_promotion(...)``.
+X64_STATE: Any = jax.enable_x64
+PROMOTION_STATE: Any = jax.numpy_dtype_promotion
+
+_BOOL = np.dtype(bool)
+_DEFAULTS = {
+    True: {"b": _BOOL, "i": np.dtype("int64"), "u": np.dtype("uint64"),
+           "f": np.dtype("float64"), "c": np.dtype("complex128")},
+    False: {"b": _BOOL, "i": np.dtype("int32"), "u": np.dtype("uint32"),
+            "f": np.dtype("float32"), "c": np.dtype("complex64")},
+}  # fmt: skip
+_TO_32 = {np.dtype(a): np.dtype(b) for a, b in
+          [("int64", "int32"), ("uint64", "uint32"), ("float64", "float32"),
+           ("complex128", "complex64")]}  # fmt: skip
+_PY_SCALARS: dict[type, str] = {int: "i", float: "f", complex: "c"}
+_WEAK_NODE = {"i": "int", "f": "float", "c": "complex"}
+# jnp.promote_types returns np.dtype(int) etc. for a weak result, un-canonicalized.
+_PROMOTE_RESULT: dict[str, np.dtype] = {
+    "int": np.dtype(int),
+    "float": np.dtype(float),
+    "complex": np.dtype(complex),
+}
+_EXTRA_VALID = frozenset({np.dtype(jax.dtypes.float0), np.dtypes.StringDType()})
+_ArrayImpl = type(jax.numpy.zeros(()))
+
+
+def mode_name(strict: bool) -> str:
+    return "strict" if strict else "standard"
+
+
+def current_mode() -> tuple[bool, bool]:
+    """(strict, x64) as jax's config says in this thread right now."""
+    return PROMOTION_STATE.value == "strict", bool(X64_STATE.value)
+
+
+# -- node lookup -------------------------------------------------------------------
+
+
+def _node_of_numpy(dt: Any) -> str | None:
+    d = registry.from_numpy(dt) if isinstance(dt, np.dtype) else None
+    if d is None or d.name not in supported_names():
+        return None
+    return d.name
+
+
+def _weak_node(dt: np.dtype) -> str:
+    """``jax._src.dtypes._jax_type(dtype, weak_type=True)``."""
+    if dt == _BOOL:
+        return "bool"
+    d = registry.from_numpy(dt)
+    kind = d.kind if d is not None else dt.kind
+    if d is not None and kind == "f":  # bfloat16 and the small floats are weak floats too
+        return "float"
+    return _WEAK_NODE["i" if kind == "u" else kind]
+
+
+def _label(node: str) -> str:
+    return f"{node}* (weak)" if node in _WEAK_NODE.values() else node
+
+
+def no_path_error(nodes: list[str], strict: bool) -> TypePromotionError:
+    """One message builder for every 'these dtypes do not promote' case."""
+    shown = listing(_label(n) for n in dict.fromkeys(nodes))
+    small = [n for n in nodes if n.startswith(("float8", "float6", "float4"))]
+    narrow = [n for n in nodes if n in ("int1", "int2", "int4", "uint1", "uint2", "uint4")]
+    if strict:
+        why = (
+            "jax_numpy_dtype_promotion='strict' allows no implicit promotion between "
+            "different dtypes (only Python scalars adapt to the array they meet)"
+        )
+        fix = (
+            "Cast explicitly, e.g. x.astype(y.dtype), or use standard promotion: "
+            "jax.numpy_dtype_promotion('standard')."
+        )
+    elif small:
+        why = (
+            f"{small[0]} is one of the 8-, 6- and 4-bit floats, which to avoid unintended "
+            "promotion never promote implicitly to or from another floating or complex dtype"
+        )
+        fix = "Cast explicitly to the dtype you want, e.g. x.astype('float32')."
+    elif narrow:
+        why = (
+            f"{narrow[0]} is one of the 1-, 2- and 4-bit integers, which to avoid "
+            "unintended promotion only combine with themselves, bool and Python ints"
+        )
+        fix = "Cast explicitly to the dtype you want, e.g. x.astype('int32')."
+    else:
+        why = "they have no common upper bound on the JAX promotion lattice"
+        fix = "Cast the inputs explicitly to the desired output dtype."
+    return TypePromotionError(f"Cannot promote {shown}: {why}. {fix}")
+
+
+def not_promotable_error(received: Any, dt: Any) -> TypePromotionError:
+    return TypePromotionError(
+        f"dtype {dt} (from {received!r}) is not a valid dtype for JAX type promotion: "
+        "only bool, integer, floating and complex dtypes promote. Convert the value to "
+        "a numeric dtype first."
+    )
+
+
+# -- promote_types -----------------------------------------------------------------
+
+
+def _spec_node(x: Any) -> str:
+    """A dtype specifier as ``jnp.promote_types`` reads it: int/float/complex are weak."""
+    if isinstance(x, type) and x in _PY_SCALARS:
+        return _WEAK_NODE[_PY_SCALARS[x]]
+    if isinstance(x, registry.DType):
+        if x.weak:
+            return x.name
+        x = x.numpy
+    try:
+        dt = np.dtype(x)
+    except TypeError as err:
+        raise InvalidDTypeError(
+            f"promote_types received {x!r}, which is not a dtype ({err}). Pass dtypes, "
+            "scalar types (numpy.int8, int, float) or dtype names ('int8'); for arrays "
+            "pass x.dtype, or use result_type(x, y)."
+        ) from None
+    node = _node_of_numpy(dt)
+    if node is None:
+        raise not_promotable_error(x, dt)
+    return node
+
+
+# Per mode name, {a: {b: result}}; a standard-mode entry that depends on x64 is
+# stored as the pair (x32 result, x64 result).
+PROMOTE_CACHE: dict[str, dict[Any, dict[Any, Any]]] = {"standard": {}, "strict": {}}
+_CACHE_LIMIT = 4096
+
+
+def promote(a: Any, b: Any, strict: bool, x64: bool) -> np.dtype:
+    """``jnp.promote_types(a, b)`` for a given mode, cached."""
+    try:
+        hit = PROMOTE_CACHE[mode_name(strict)][a][b]
+    except (KeyError, TypeError):
+        return _promote_and_cache(a, b, strict, x64)
+    return hit[x64] if hit.__class__ is tuple else hit  # type: ignore[no-any-return]
+
+
+def _promote_and_cache(a: Any, b: Any, strict: bool, x64: bool) -> np.dtype:
+    na, nb = _spec_node(a), _spec_node(b)
+
+    def join(x64_: bool) -> np.dtype:
+        out = jax_lattice(strict, x64_).join(na, nb)
+        if out is None:
+            raise no_path_error([na, nb], strict)
+        return _PROMOTE_RESULT.get(out) or registry.by_name(out).numpy  # type: ignore[return-value]
+
+    result = join(x64)
+    other = join(not x64)
+    try:
+        rows = PROMOTE_CACHE[mode_name(strict)]
+        if len(rows) > _CACHE_LIMIT:
+            rows.clear()
+        row = rows.setdefault(a, {})
+        row[b] = result if result == other else ((other, result) if x64 else (result, other))
+    except TypeError:
+        pass  # unhashable specifier (e.g. a list describing a structured dtype)
+    return result
+
+
+# -- result_type ---------------------------------------------------------------------
+
+
+def _explicit(dt: np.dtype, x64: bool) -> np.dtype:
+    """``_maybe_canonicalize_explicit_dtype``: an explicitly named 64-bit dtype under x32."""
+    narrow = None if x64 else _TO_32.get(dt)
+    if narrow is None:
+        return dt
+    mode = str(getattr(jax.config, "jax_explicit_x64_dtypes", "warn")).lower()
+    if "allow" in mode:
+        return dt
+    if "error" in mode:
+        raise TypePromotionError(
+            f"Explicitly requested dtype {dt} is not available with x64 disabled "
+            "(jax_explicit_x64_dtypes='error'). Enable x64 (jax.config.update("
+            "'jax_enable_x64', True)) or request a 32-bit dtype."
+        )
+    warnings.warn(
+        f"Explicitly requested dtype {dt} is not available, and will be truncated to "
+        f"dtype {narrow}. To enable more dtypes, set the jax_enable_x64 configuration "
+        "option or the JAX_ENABLE_X64 shell environment variable.",
+        UserWarning,
+        stacklevel=5,
+    )
+    return narrow
+
+
+def _is_extended(dt: Any) -> bool:
+    try:
+        return bool(jax.dtypes.issubdtype(dt, jax.dtypes.extended))
+    except TypeError:
+        return False
+
+
+def _check_valid(x: Any, dt: Any) -> None:
+    if _node_of_numpy(dt) is None and dt not in _EXTRA_VALID and not _is_extended(dt):
+        raise InvalidDTypeError(
+            f"Value {x!r} has dtype {dt}, which is not a valid JAX array type: only "
+            "arrays of numeric types are supported. Convert it to a numeric dtype first."
+        )
+
+
+def classify(x: Any, x64: bool) -> tuple[Any, bool]:
+    """``(dtype, weak_type)`` of one ``result_type`` argument, as JAX's ``dtype(x)``
+    and ``is_weakly_typed(x)`` see it (Python scalars canonical and weak, bool strong;
+    numpy values canonicalized; jax arrays as they are)."""
+    if x is None:
+        return _DEFAULTS[x64]["f"], False
+    cls = x.__class__
+    if cls in _PY_SCALARS:
+        return _DEFAULTS[x64][_PY_SCALARS[cls]], True
+    if cls is bool:
+        return _BOOL, False
+    if isinstance(x, jax.Array):
+        aval = x.aval
+        return aval.dtype, bool(aval.weak_type)
+    if isinstance(x, registry.DType):
+        return _classify_dtype_object(x, x64)
+    if isinstance(x, type):
+        if x in _PY_SCALARS:
+            return _DEFAULTS[x64][_PY_SCALARS[x]], True
+        if x is bool:
+            return _BOOL, False
+        if issubclass(x, np.generic):
+            return _explicit(np.dtype(x), x64), False
+    if isinstance(x, str | np.dtype):
+        dt = _np_dtype(x)
+        _check_valid(x, dt)
+        return _explicit(dt, x64), False
+    return _classify_value(x, x64)
+
+
+def _classify_dtype_object(x: registry.DType, x64: bool) -> tuple[Any, bool]:
+    if x.weak:
+        return _DEFAULTS[x64][x.kind], True
+    if x.numpy is None:
+        raise not_promotable_error(x, x)
+    return _explicit(x.numpy, x64), False
+
+
+def _np_dtype(x: Any) -> np.dtype:
+    try:
+        return np.dtype(x)
+    except TypeError as err:
+        raise InvalidDTypeError(
+            f"cannot interpret {x!r} as a dtype ({err}). Pass a dtype such as "
+            "numpy.float32 or a name such as 'float32'."
+        ) from None
+
+
+def _classify_value(x: Any, x64: bool) -> tuple[Any, bool]:
+    """Arrays, numpy scalars and other objects with a dtype (ShapeDtypeStruct, tracers)."""
+    dt = getattr(x, "dtype", None)
+    if not (isinstance(dt, np.dtype) or _is_extended(dt)):
+        try:
+            dt = np.result_type(x)
+        except (TypeError, ValueError):
+            raise InvalidDTypeError(
+                f"Cannot determine the dtype of {x!r} (type {type(x).__name__}). Pass "
+                "arrays, scalars or dtypes; convert sequences with jnp.asarray first."
+            ) from None
+    _check_valid(x, dt)
+    if not x64 and isinstance(dt, np.dtype):
+        dt = _TO_32.get(dt, dt)
+    aval = getattr(x, "aval", None)
+    return dt, bool(getattr(aval, "weak_type", False))
+
+
+def _arg_key(x: Any, x64: bool, defaults: dict[str, np.dtype]) -> tuple[Any, bool]:
+    cls = x.__class__
+    kind = _PY_SCALARS.get(cls)
+    if kind is not None:
+        return defaults[kind], True
+    if cls is _ArrayImpl:
+        aval = x.aval
+        return aval.dtype, aval.weak_type
+    return classify(x, x64)
+
+
+# {(strict, x64): {((dtype, weak), ...): (dtype, weak)}}
+RESULT_CACHE: dict[tuple[bool, bool], dict[tuple[Any, ...], tuple[np.dtype, bool]]] = {
+    (s, x): {} for s in (False, True) for x in (False, True)
+}
+
+
+def result(args: tuple[Any, ...], strict: bool, x64: bool) -> tuple[Any, bool]:
+    """``jax.dtypes.result_type(*args, return_weak_type_flag=True)`` for a mode."""
+    if not args:
+        raise TypePromotionError(
+            "result_type needs at least one array, scalar or dtype; received none."
+        )
+    defaults = _DEFAULTS[x64]
+    key = tuple([_arg_key(a, x64, defaults) for a in args])
+    cache = RESULT_CACHE[strict, x64]
+    hit = cache.get(key)
+    if hit is not None:
+        return hit
+    out = join_classified(key, strict, x64)
+    if x64 or not any(dt in _TO_32 for dt, _ in key):  # else joining may have warned
+        if len(cache) > _CACHE_LIMIT:
+            cache.clear()
+        cache[key] = out
+    return out
+
+
+def join_classified(pairs: tuple[tuple[Any, bool], ...], strict: bool, x64: bool) -> Any:
+    """``lattice_result_type`` followed by ``result_type``'s weak-default step."""
+    dts = [dt for dt, _ in pairs]
+    weaks = [w for _, w in pairs]
+    if len(pairs) == 1:
+        dt, weak = pairs[0]
+    elif len(set(dts)) == 1 and not all(weaks):
+        dt, weak = dts[0], False  # trivial: also lets extended dtypes through
+    elif all(weaks) and not strict:
+        # JAX joins the strong counterparts, then marks the result weak.
+        dt, weak = _canonical(_lattice_join([_strong_node(d) for d in dts], dts, strict, x64), x64)
+        weak = True
+    else:
+        nodes = [_weak_node(d) if w else _strong_node(d) for d, w in pairs]
+        dt, weak = _canonical(_lattice_join(nodes, dts, strict, x64), x64)
+    weak = weak and dt != _BOOL
+    if weak:
+        d = registry.from_numpy(dt)
+        kind = "f" if d is not None and d.kind == "f" else (d.kind if d else dt.kind)
+        dt = _DEFAULTS[x64][kind]
+    return dt, weak
+
+
+def _strong_node(dt: Any) -> str:
+    node = _node_of_numpy(dt)
+    if node is None:
+        raise not_promotable_error(dt, dt)
+    return node
+
+
+def _lattice_join(nodes: list[str], dts: list[Any], strict: bool, x64: bool) -> str:
+    out = jax_lattice(strict, x64).join(*dict.fromkeys(nodes))
+    if out is None:
+        raise no_path_error(nodes, strict)
+    return out
+
+
+def _canonical(node: str, x64: bool) -> tuple[np.dtype, bool]:
+    """JAX's ``dtype(lub)``: weak kinds become the default dtype of their kind."""
+    if node in _PROMOTE_RESULT:
+        return _DEFAULTS[x64][node[0]], True
+    numpy = registry.by_name(node).numpy
+    assert numpy is not None, f"lattice node {node} has no numpy dtype"
+    return _explicit(numpy, x64), False
