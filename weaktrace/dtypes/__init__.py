@@ -47,14 +47,19 @@ __all__ = [
     "weak_int",
 ]
 
-# Bound once: the two calls below run on every operation a trace records.
-_PROMOTE_CACHE = jax_rules.PROMOTE_CACHE
+# Bound once: the two functions below are on the hot path of user code.
 _PROMOTION_STATE = jax_rules.PROMOTION_STATE
 _X64_STATE = jax_rules.X64_STATE
+_PROMOTE_CACHE = jax_rules.PROMOTE_CACHE
+_STANDARD_ROWS = _PROMOTE_CACHE["standard"]
+# jax's mode value is a str enum; its STANDARD member lets the hot path compare by
+# identity. Were it a plain str, the identity test fails and the dict lookup decides.
+_STANDARD = type(_PROMOTION_STATE.value)("standard")
 _result = jax_rules.result
+_promote = jax_rules.promote
 
 
-def promote_types(a: Any, b: Any, *, policy: Policy | str | None = None) -> np.dtype:
+def promote_types(a: Any, b: Any, policy: Policy | str | None = None) -> np.dtype:
     """The dtype a binary operation on `a` and `b` computes in: ``jnp.promote_types``.
 
     Python ``int``/``float``/``complex`` are the weak kinds. By default follows
@@ -65,12 +70,14 @@ def promote_types(a: Any, b: Any, *, policy: Policy | str | None = None) -> np.d
     >>> promote_types("int8", "uint8"), promote_types("float16", float)
     (dtype('int16'), dtype('float16'))
     """
+    # `policy` is positional-or-keyword on purpose: CPython 3.11 specializes calls
+    # with plain defaults, not keyword-only ones, and this is the hottest call we have.
     if policy is None:
         try:
-            hit = _PROMOTE_CACHE[_PROMOTION_STATE.value][a][b]
+            mode = _PROMOTION_STATE.value
+            return (_STANDARD_ROWS if mode is _STANDARD else _PROMOTE_CACHE[mode])[a][b]
         except (KeyError, TypeError):
-            return DEFAULT.promote_types(a, b)
-        return hit[_X64_STATE.value] if hit.__class__ is tuple else hit
+            return _promote(a, b, _PROMOTION_STATE.value == "strict", _X64_STATE.value)
     return as_policy(policy).promote_types(a, b)
 
 
@@ -85,6 +92,6 @@ def result_type(
     (dtype('int8'), True)
     """
     if policy is None:
-        dt, weak = _result(args, _PROMOTION_STATE.value == "strict", _X64_STATE.value)
+        dt, weak = _result(args, _PROMOTION_STATE.value, _X64_STATE.value)
         return (dt, weak) if return_weak_type_flag else dt
     return as_policy(policy).result_type(*args, return_weak_type_flag=return_weak_type_flag)

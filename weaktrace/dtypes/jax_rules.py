@@ -57,11 +57,18 @@ def current_mode() -> tuple[bool, bool]:
 # -- node lookup -------------------------------------------------------------------
 
 
+# np.dtype -> lattice node, and numpy scalar type -> np.dtype, for what jax promotes.
+_NODE_OF: dict[np.dtype, str] = {
+    d.numpy: d.name for d in registry.ALL if d.numpy is not None and d.name in supported_names()
+}
+_DTYPE_OF_TYPE: dict[type, np.dtype] = {dt.type: dt for dt in _NODE_OF}
+
+
 def _node_of_numpy(dt: Any) -> str | None:
-    d = registry.from_numpy(dt) if isinstance(dt, np.dtype) else None
-    if d is None or d.name not in supported_names():
+    try:
+        return _NODE_OF.get(dt)
+    except TypeError:  # an unhashable extended dtype
         return None
-    return d.name
 
 
 def _weak_node(dt: np.dtype) -> str:
@@ -144,19 +151,41 @@ def _spec_node(x: Any) -> str:
     return node
 
 
-# Per mode name, {a: {b: result}}; a standard-mode entry that depends on x64 is
-# stored as the pair (x32 result, x64 result).
-PROMOTE_CACHE: dict[str, dict[Any, dict[Any, Any]]] = {"standard": {}, "strict": {}}
+class _Row(dict):  # type: ignore[type-arg]
+    """One row {b: result} of the promote_types cache, for first operand `key`.
+
+    Results that depend on x64 (standard mode: uint32 with int8/16/32) are not
+    stored in the row; a lookup that misses falls to ``__missing__``, which reads
+    the x64 flag only then. The hot path, a plain dict hit, never reads it.
+    """
+
+    __slots__ = ("key",)
+
+    def __init__(self, key: Any) -> None:
+        super().__init__()
+        self.key = key
+
+    def __missing__(self, b: Any) -> np.dtype:
+        return X64_DEPENDENT[self.key][b][bool(X64_STATE.value)]
+
+
+# {mode name: {a: row}}; X64_DEPENDENT[a][b] = (x32 result, x64 result).
+PROMOTE_CACHE: dict[str, dict[Any, dict[Any, np.dtype]]] = {"standard": {}, "strict": {}}
+_X64_SENSITIVE = frozenset({"uint32", "int8", "int16", "int32"})
+X64_DEPENDENT: dict[Any, dict[Any, tuple[np.dtype, np.dtype]]] = {}
 _CACHE_LIMIT = 4096
 
 
 def promote(a: Any, b: Any, strict: bool, x64: bool) -> np.dtype:
-    """``jnp.promote_types(a, b)`` for a given mode, cached."""
+    """``jnp.promote_types(a, b)`` for a given mode, cached (never reads jax's config)."""
     try:
-        hit = PROMOTE_CACHE[mode_name(strict)][a][b]
-    except (KeyError, TypeError):
-        return _promote_and_cache(a, b, strict, x64)
-    return hit[x64] if hit.__class__ is tuple else hit  # type: ignore[no-any-return]
+        row = PROMOTE_CACHE[mode_name(strict)].get(a)
+        hit = row.get(b) if row is not None else None
+        if hit is None and not strict:
+            hit = X64_DEPENDENT.get(a, {}).get(b, (None, None))[x64]
+    except TypeError:  # unhashable specifier
+        hit = None
+    return hit if hit is not None else _promote_and_cache(a, b, strict, x64)
 
 
 def _promote_and_cache(a: Any, b: Any, strict: bool, x64: bool) -> np.dtype:
@@ -168,14 +197,19 @@ def _promote_and_cache(a: Any, b: Any, strict: bool, x64: bool) -> np.dtype:
             raise no_path_error([na, nb], strict)
         return _PROMOTE_RESULT.get(out) or registry.by_name(out).numpy  # type: ignore[return-value]
 
-    result = join(x64)
-    other = join(not x64)
+    result, other = join(x64), join(not x64)
+    rows = PROMOTE_CACHE[mode_name(strict)]
     try:
-        rows = PROMOTE_CACHE[mode_name(strict)]
         if len(rows) > _CACHE_LIMIT:
             rows.clear()
-        row = rows.setdefault(a, {})
-        row[b] = result if result == other else ((other, result) if x64 else (result, other))
+            X64_DEPENDENT.clear()
+        row = rows.get(a)
+        if row is None:  # only rows that can hold x64-dependent pairs pay for __missing__
+            row = rows[a] = _Row(a) if not strict and na in _X64_SENSITIVE else {}
+        if result == other:
+            row[b] = result
+        else:
+            X64_DEPENDENT.setdefault(a, {})[b] = (other, result) if x64 else (result, other)
     except TypeError:
         pass  # unhashable specifier (e.g. a list describing a structured dtype)
     return result
@@ -234,18 +268,24 @@ def classify(x: Any, x64: bool) -> tuple[Any, bool]:
         return _DEFAULTS[x64][_PY_SCALARS[cls]], True
     if cls is bool:
         return _BOOL, False
+    if cls is np.ndarray or isinstance(x, np.generic):  # numpy values: canonicalized
+        dt = x.dtype
+        if dt in _NODE_OF:
+            return (dt if x64 else _TO_32.get(dt, dt)), False
+    if cls is type:
+        if x in _PY_SCALARS:
+            return _DEFAULTS[x64][_PY_SCALARS[x]], True
+        if x is bool:
+            return _BOOL, False
+        if x in _DTYPE_OF_TYPE:
+            return _explicit(_DTYPE_OF_TYPE[x], x64), False
+        if issubclass(x, np.generic):
+            return _explicit(np.dtype(x), x64), False
     if isinstance(x, jax.Array):
         aval = x.aval
         return aval.dtype, bool(aval.weak_type)
     if isinstance(x, registry.DType):
         return _classify_dtype_object(x, x64)
-    if isinstance(x, type):
-        if x in _PY_SCALARS:
-            return _DEFAULTS[x64][_PY_SCALARS[x]], True
-        if x is bool:
-            return _BOOL, False
-        if issubclass(x, np.generic):
-            return _explicit(np.dtype(x), x64), False
     if isinstance(x, str | np.dtype):
         dt = _np_dtype(x)
         _check_valid(x, dt)
@@ -289,41 +329,55 @@ def _classify_value(x: Any, x64: bool) -> tuple[Any, bool]:
     return dt, bool(getattr(aval, "weak_type", False))
 
 
-def _arg_key(x: Any, x64: bool, defaults: dict[str, np.dtype]) -> tuple[Any, bool]:
-    cls = x.__class__
-    kind = _PY_SCALARS.get(cls)
-    if kind is not None:
-        return defaults[kind], True
-    if cls is _ArrayImpl:
-        aval = x.aval
-        return aval.dtype, aval.weak_type
-    return classify(x, x64)
+_FAST_SCALARS = frozenset({int, float, complex, bool})
+RESULT_CACHE: dict[tuple[Any, ...], tuple[Any, bool]] = {}
 
 
-# {(strict, x64): {((dtype, weak), ...): (dtype, weak)}}
-RESULT_CACHE: dict[tuple[bool, bool], dict[tuple[Any, ...], tuple[np.dtype, bool]]] = {
-    (s, x): {} for s in (False, True) for x in (False, True)
-}
+def result(args: tuple[Any, ...], mode: str, x64: bool) -> tuple[Any, bool]:
+    """``jax.dtypes.result_type(*args, return_weak_type_flag=True)``.
+
+    `mode` is jax's promotion mode ("standard" or "strict"). The cache key is flat:
+    the mode, x64, then per argument either its Python scalar class, or its
+    (dtype, weak_type) as two entries; classes and dtypes never compare equal, so
+    the encoding is unambiguous.
+    """
+    key: list[Any] = [mode, x64]
+    for a in args:
+        cls = a.__class__
+        if cls in _FAST_SCALARS:
+            key.append(cls)
+        elif cls is _ArrayImpl:
+            aval = a.aval
+            key.append(aval.dtype)
+            key.append(aval.weak_type)
+        else:
+            key += classify(a, x64)
+    frozen = tuple(key)
+    hit = RESULT_CACHE.get(frozen)
+    if hit is None:
+        hit = join_classified(_pairs(frozen, x64), mode == "strict", x64)
+        if x64 or not any(isinstance(k, np.dtype) and k in _TO_32 for k in frozen[2:]):
+            if len(RESULT_CACHE) > _CACHE_LIMIT:
+                RESULT_CACHE.clear()
+            RESULT_CACHE[frozen] = hit  # pure: joining warned about nothing
+    return hit
 
 
-def result(args: tuple[Any, ...], strict: bool, x64: bool) -> tuple[Any, bool]:
-    """``jax.dtypes.result_type(*args, return_weak_type_flag=True)`` for a mode."""
-    if not args:
+def _pairs(key: tuple[Any, ...], x64: bool) -> tuple[tuple[Any, bool], ...]:
+    """Decode a flat key back to one (dtype, weak_type) pair per argument."""
+    out, i = [], 2
+    while i < len(key):
+        if isinstance(key[i], type) and key[i] in _FAST_SCALARS:
+            out.append(classify(key[i](), x64))
+            i += 1
+        else:
+            out.append((key[i], bool(key[i + 1])))
+            i += 2
+    if not out:
         raise TypePromotionError(
             "result_type needs at least one array, scalar or dtype; received none."
         )
-    defaults = _DEFAULTS[x64]
-    key = tuple([_arg_key(a, x64, defaults) for a in args])
-    cache = RESULT_CACHE[strict, x64]
-    hit = cache.get(key)
-    if hit is not None:
-        return hit
-    out = join_classified(key, strict, x64)
-    if x64 or not any(dt in _TO_32 for dt, _ in key):  # else joining may have warned
-        if len(cache) > _CACHE_LIMIT:
-            cache.clear()
-        cache[key] = out
-    return out
+    return tuple(out)
 
 
 def join_classified(pairs: tuple[tuple[Any, bool], ...], strict: bool, x64: bool) -> Any:

@@ -80,7 +80,8 @@ class JaxPolicy(Policy):
         return jax_rules.promote(a, b, *self.mode())
 
     def result_type(self, *args: Any, return_weak_type_flag: bool = False) -> Any:
-        dt, weak = jax_rules.result(args, *self.mode())
+        strict, x64 = self.mode()
+        dt, weak = jax_rules.result(args, jax_rules.mode_name(strict), x64)
         return (dt, weak) if return_weak_type_flag else dt
 
     @property
