@@ -31,7 +31,8 @@ CASES = [
 def main() -> None:
     env = {
         "wt": wt, "jnp": jnp, "np": np,
-        "u8": np.dtype("uint8"), "i8_type": np.int8, "f32_type": np.float32, "i8": np.dtype("int8"), "u32": np.dtype("uint32"),
+        "u8": np.dtype("uint8"), "i8": np.dtype("int8"), "u32": np.dtype("uint32"),
+        "i8_type": np.int8, "f32_type": np.float32,
         "x": jnp.ones(3, jnp.float32), "x_i8": jnp.ones(3, jnp.int8),
         "a_i16": np.ones(3, np.int16),
     }  # fmt: skip

@@ -46,7 +46,7 @@ def outcome(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Outcome:
         warnings.simplefilter("always")
         try:
             value, error = fn(*args, **kwargs), None
-        except Exception as e:  # noqa: BLE001 - the class is what we compare
+        except Exception as e:  # the class is what we compare
             value, error = None, type(e)
     warned = any(issubclass(w.category, UserWarning) for w in seen)
     return Outcome(value, error, warned)

@@ -60,7 +60,9 @@ def test_result_type_value_forms(strict, x64, full):
     chosen = all_pairs if full else random.Random(0).sample(all_pairs, 4000)
     with jax_mode(strict, x64):
         for form in FORMS:
-            assert_same(outcome(_result_with_flag, form), outcome(_ours_with_flag, form), repr(form))
+            assert_same(
+                outcome(_result_with_flag, form), outcome(_ours_with_flag, form), repr(form)
+            )
         for a, b in chosen:
             jax_out = outcome(_result_with_flag, a, b)
             assert_same(jax_out, outcome(_ours_with_flag, a, b), f"result_type({a!r}, {b!r})")

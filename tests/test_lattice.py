@@ -79,7 +79,7 @@ def test_lattice_join_is_jnp_promote_types(strict, x64):
 
 
 def test_doc_table_golden_file_equals_our_table():
-    names, cells = table_cells(wt.policy("jax", x64=True), DOC_DTYPES)
+    _, cells = table_cells(wt.policy("jax", x64=True), DOC_DTYPES)
     ours = {(a.name, b.name): c.name for (a, b), c in cells.items()}
     assert ours == read_doc_table()
 
@@ -110,9 +110,7 @@ def test_x32_table_differs_only_in_the_uint32_row_and_column():
     off = table_cells(wt.policy("jax", x64=False))[1]
     differ = {(a.name, b.name) for (a, b) in on if on[a, b] is not off[a, b]}
     assert differ == {
-        (x, y)
-        for s in ("int8", "int16", "int32")
-        for x, y in (("uint32", s), (s, "uint32"))
+        (x, y) for s in ("int8", "int16", "int32") for x, y in (("uint32", s), (s, "uint32"))
     }
 
 
@@ -123,7 +121,9 @@ def test_check_names_ambiguous_pairs_and_cycles():
     diamond = Lattice({"a": ["x", "y"], "b": ["x", "y"], "x": [], "y": []}, name="diamond")
     report = diamond.check()
     assert not report.ok
-    assert any(v.law == "unique least upper bound" and v.nodes == ("a", "b") for v in report.violations)
+    assert any(
+        v.law == "unique least upper bound" and v.nodes == ("a", "b") for v in report.violations
+    )
     with pytest.raises(wt.LatticeError, match="no unique least upper bound"):
         diamond.join("a", "b")
     with pytest.raises(wt.LatticeError, match="diamond"):
@@ -141,7 +141,7 @@ def test_check_total_and_unknown_nodes():
 
 
 def test_from_table_round_trips_jax_and_names_bad_cells():
-    names, cells = table_cells(wt.policy("jax", x64=True), DOC_DTYPES)
+    _, cells = table_cells(wt.policy("jax", x64=True), DOC_DTYPES)
     table = {(a.name, b.name): (c.name if c else None) for (a, b), c in cells.items()}
     rebuilt = Lattice.from_table(table, name="doc")
     assert rebuilt.check().ok

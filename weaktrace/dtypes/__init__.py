@@ -9,7 +9,7 @@ import numpy as np
 from weaktrace.dtypes import jax_rules
 from weaktrace.dtypes.jax_lattices import jax_lattice
 from weaktrace.dtypes.lattice import Lattice, LatticeReport, Violation
-from weaktrace.dtypes.policy import DEFAULT, JaxPolicy, Policy, as_policy, policy
+from weaktrace.dtypes.policy import JaxPolicy, Policy, as_policy, policy
 from weaktrace.dtypes.registry import (
     ALL,
     WEAK_KINDS,
@@ -92,6 +92,7 @@ def result_type(
     (dtype('int8'), True)
     """
     if policy is None:
-        dt, weak = _result(args, _PROMOTION_STATE.value, _X64_STATE.value)
+        mode = _PROMOTION_STATE.value
+        dt, weak = _result(args, mode is not _STANDARD and mode == "strict", _X64_STATE.value)
         return (dt, weak) if return_weak_type_flag else dt
     return as_policy(policy).result_type(*args, return_weak_type_flag=return_weak_type_flag)

@@ -30,15 +30,7 @@ _SMALL_FLOATS = [
     "float8_e5m2",
     "float8_e5m2fnuz",
 ]
-_INTS = ["uint1", "uint2", "uint4", "uint8", "uint16", "uint32", "uint64"] + [
-    "int1",
-    "int2",
-    "int4",
-    "int8",
-    "int16",
-    "int32",
-    "int64",
-]
+_INTS = [f"{sign}int{bits}" for sign in ("u", "") for bits in (1, 2, 4, 8, 16, 32, 64)]
 _FLOATS = [*_SMALL_FLOATS, "bfloat16", "float16", "float32", "float64"]
 
 STANDARD_X64_EDGES: dict[str, list[str]] = {

@@ -151,7 +151,7 @@ def _spec_node(x: Any) -> str:
     return node
 
 
-class _Row(dict):  # type: ignore[type-arg]
+class _Row(dict[Any, np.dtype]):
     """One row {b: result} of the promote_types cache, for first operand `key`.
 
     Results that depend on x64 (standard mode: uint32 with int8/16/32) are not
@@ -330,18 +330,23 @@ def _classify_value(x: Any, x64: bool) -> tuple[Any, bool]:
 
 
 _FAST_SCALARS = frozenset({int, float, complex, bool})
+# numpy scalar types (np.int8, ml_dtypes.bfloat16) whose classification cannot warn.
+_SPEC_PAIRS: dict[bool, dict[type, tuple[np.dtype, bool]]] = {
+    x64: {t: (dt, False) for t, dt in _DTYPE_OF_TYPE.items() if x64 or dt not in _TO_32}
+    for x64 in (False, True)
+}
 RESULT_CACHE: dict[tuple[Any, ...], tuple[Any, bool]] = {}
 
 
-def result(args: tuple[Any, ...], mode: str, x64: bool) -> tuple[Any, bool]:
+def result(args: tuple[Any, ...], strict: bool, x64: bool) -> tuple[Any, bool]:
     """``jax.dtypes.result_type(*args, return_weak_type_flag=True)``.
 
-    `mode` is jax's promotion mode ("standard" or "strict"). The cache key is flat:
-    the mode, x64, then per argument either its Python scalar class, or its
-    (dtype, weak_type) as two entries; classes and dtypes never compare equal, so
-    the encoding is unambiguous.
+    The cache key is flat: strict, x64, then per argument either its Python scalar
+    class, or its (dtype, weak_type) as two entries; classes and dtypes never
+    compare equal, so the encoding is unambiguous.
     """
-    key: list[Any] = [mode, x64]
+    key: list[Any] = [strict, x64]
+    specs = _SPEC_PAIRS[x64]
     for a in args:
         cls = a.__class__
         if cls in _FAST_SCALARS:
@@ -350,12 +355,14 @@ def result(args: tuple[Any, ...], mode: str, x64: bool) -> tuple[Any, bool]:
             aval = a.aval
             key.append(aval.dtype)
             key.append(aval.weak_type)
+        elif cls is type and a in specs:
+            key += specs[a]
         else:
             key += classify(a, x64)
     frozen = tuple(key)
     hit = RESULT_CACHE.get(frozen)
     if hit is None:
-        hit = join_classified(_pairs(frozen, x64), mode == "strict", x64)
+        hit = join_classified(_pairs(frozen, x64), strict, x64)
         if x64 or not any(isinstance(k, np.dtype) and k in _TO_32 for k in frozen[2:]):
             if len(RESULT_CACHE) > _CACHE_LIMIT:
                 RESULT_CACHE.clear()

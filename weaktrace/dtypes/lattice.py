@@ -70,7 +70,7 @@ class LatticeReport:
         return "\n".join(lines)
 
 
-class _Ambiguous(tuple):  # type: ignore[type-arg]
+class _Ambiguous(tuple[Any, ...]):
     """Join-table entry for a pair with several minimal common upper bounds."""
 
 
@@ -185,7 +185,7 @@ class Lattice(Generic[N]):
                     f"(candidates: {listing(acc)}); the lattice is ill-formed. "
                     "Run .check() to see every violation."
                 )
-        return acc  # type: ignore[no-any-return]
+        return acc
 
     def _known(self, n: N) -> N:
         if n not in self.upper_bounds:

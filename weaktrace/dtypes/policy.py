@@ -80,8 +80,7 @@ class JaxPolicy(Policy):
         return jax_rules.promote(a, b, *self.mode())
 
     def result_type(self, *args: Any, return_weak_type_flag: bool = False) -> Any:
-        strict, x64 = self.mode()
-        dt, weak = jax_rules.result(args, jax_rules.mode_name(strict), x64)
+        dt, weak = jax_rules.result(args, *self.mode())
         return (dt, weak) if return_weak_type_flag else dt
 
     @property
@@ -118,9 +117,7 @@ def as_policy(p: Policy | str | None) -> Policy:
         return p
     if isinstance(p, str):
         return policy(p)
-    raise PolicyError(
-        f"expected a weaktrace Policy or a policy name such as 'jax', received {p!r}"
-    )
+    raise PolicyError(f"expected a weaktrace Policy or a policy name such as 'jax', received {p!r}")
 
 
 DEFAULT = JaxPolicy()

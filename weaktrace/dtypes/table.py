@@ -33,7 +33,9 @@ def table_cells(
     if dtypes is None:
         names = [d for d in registry.ALL if d.name in lattice.nodes]
     else:
-        names = [registry.by_name(d) if isinstance(d, str) else registry.as_dtype(d) for d in dtypes]
+        names = [
+            registry.by_name(d) if isinstance(d, str) else registry.as_dtype(d) for d in dtypes
+        ]
     cells = {}
     for a in names:
         for b in names:
@@ -46,7 +48,7 @@ def promotion_table(
     policy: Policy | str | None = None,
     *,
     dtypes: Iterable[Any] | None = None,
-    format: str = "text",  # noqa: A002 - the natural name for the caller
+    format: str = "text",
 ) -> str:
     """The binary promotion table of a policy, as aligned text or as markdown.
 
