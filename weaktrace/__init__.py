@@ -2,27 +2,70 @@
 
 from __future__ import annotations
 
+from weaktrace import numpy
+from weaktrace.api import Explanation, Traced, TracedFunction, trace
 from weaktrace.dtypes import Lattice, Policy, policy, promote_types, promotion_table, result_type
 from weaktrace.errors import (
+    ArgumentOverflowError,
+    ConcretizationError,
     InvalidDTypeError,
+    InvalidInputError,
     LatticeError,
+    OperandTypeError,
     PolicyError,
+    ShapeError,
+    StaticArgumentError,
+    TracerLeakError,
+    TypeCheckError,
     TypePromotionError,
+    WeakLiteralOverflowWarning,
     WeaktraceError,
+)
+from weaktrace.ir import (
+    AbstractValue,
+    Equation,
+    Literal,
+    Primitive,
+    Program,
+    SourceInfo,
+    Var,
+    typecheck,
 )
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "AbstractValue",
+    "ArgumentOverflowError",
+    "ConcretizationError",
+    "Equation",
+    "Explanation",
     "InvalidDTypeError",
+    "InvalidInputError",
     "Lattice",
     "LatticeError",
+    "Literal",
+    "OperandTypeError",
     "Policy",
     "PolicyError",
+    "Primitive",
+    "Program",
+    "ShapeError",
+    "SourceInfo",
+    "StaticArgumentError",
+    "Traced",
+    "TracedFunction",
+    "TracerLeakError",
+    "TypeCheckError",
     "TypePromotionError",
+    "Var",
+    "WeakLiteralOverflowWarning",
     "WeaktraceError",
+    "numpy",
     "policy",
     "promote_types",
     "promotion_table",
     "result_type",
+    "trace",
+    "typecheck",
 ]

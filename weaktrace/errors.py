@@ -41,3 +41,39 @@ def listing(items: object) -> str:
     if len(names) <= 1:
         return "".join(names)
     return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+class ShapeError(WeaktraceError, ValueError, TypeError):
+    """Shapes that do not fit an operation (JAX raises TypeError or ValueError here)."""
+
+
+class OperandTypeError(WeaktraceError, TypeError):
+    """An operand whose dtype an operation does not accept (e.g. ``neg`` of bool)."""
+
+
+class TypeCheckError(WeaktraceError, TypeError):
+    """A Program whose recorded types do not follow from its equations."""
+
+
+class InvalidInputError(WeaktraceError, TypeError):
+    """A value that cannot enter a trace or an operation (strings, None, objects)."""
+
+
+class TracerLeakError(WeaktraceError, RuntimeError):
+    """A tracer used after the trace that made it has ended."""
+
+
+class ConcretizationError(WeaktraceError, TypeError):
+    """A tracer used where Python needs a concrete value (``if x > 0:``, ``int(x)``)."""
+
+
+class WeakLiteralOverflowWarning(UserWarning):
+    """A Python int that does not fit the dtype it joins; JAX wraps it silently."""
+
+
+class ArgumentOverflowError(WeaktraceError, OverflowError):
+    """A Python int argument too large for the dtype it must take (as jax raises)."""
+
+
+class StaticArgumentError(WeaktraceError, ValueError):
+    """A static argument that cannot be used as one (unhashable, or out of range)."""

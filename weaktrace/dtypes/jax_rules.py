@@ -389,6 +389,17 @@ def _pairs(key: tuple[Any, ...], x64: bool) -> tuple[tuple[Any, bool], ...]:
 
 def join_classified(pairs: tuple[tuple[Any, bool], ...], strict: bool, x64: bool) -> Any:
     """``lattice_result_type`` followed by ``result_type``'s weak-default step."""
+    dt, weak = lattice_result(pairs, strict, x64)
+    if weak:
+        d = registry.from_numpy(dt)
+        kind = "f" if d is not None and d.kind == "f" else (d.kind if d else dt.kind)
+        dt = _DEFAULTS[x64][kind]
+    return dt, weak
+
+
+def lattice_result(pairs: tuple[tuple[Any, bool], ...], strict: bool, x64: bool) -> Any:
+    """``jax._src.dtypes.lattice_result_type`` on (dtype, weak_type) pairs: what
+    ``jnp``'s ``promote_dtypes`` converts every operand to."""
     dts = [dt for dt, _ in pairs]
     weaks = [w for _, w in pairs]
     if len(pairs) == 1:
@@ -402,12 +413,7 @@ def join_classified(pairs: tuple[tuple[Any, bool], ...], strict: bool, x64: bool
     else:
         nodes = [_weak_node(d) if w else _strong_node(d) for d, w in pairs]
         dt, weak = _canonical(_lattice_join(nodes, dts, strict, x64), x64)
-    weak = weak and dt != _BOOL
-    if weak:
-        d = registry.from_numpy(dt)
-        kind = "f" if d is not None and d.kind == "f" else (d.kind if d else dt.kind)
-        dt = _DEFAULTS[x64][kind]
-    return dt, weak
+    return dt, weak and dt != _BOOL
 
 
 def _strong_node(dt: Any) -> str:
@@ -431,3 +437,50 @@ def _canonical(node: str, x64: bool) -> tuple[np.dtype, bool]:
     numpy = registry.by_name(node).numpy
     assert numpy is not None, f"lattice node {node} has no numpy dtype"
     return _explicit(numpy, x64), False
+
+
+# -- the rules a trace runs under ------------------------------------------------------
+
+
+class JaxTraceRules:
+    """JAX's promotion for one trace: the mode is fixed when the trace starts (as jax
+    fixes it in the trace context), and joins of operand avals are cached."""
+
+    name = "jax"
+
+    def __init__(self, strict: bool, x64: bool) -> None:
+        self.strict, self.x64 = strict, x64
+        self.defaults = _DEFAULTS[x64]
+        self._joins: dict[tuple[Any, ...], tuple[np.dtype, bool]] = {}
+
+    def __repr__(self) -> str:
+        return f"JaxTraceRules(strict={self.strict}, x64={self.x64})"
+
+    def python_scalar_dtype(self, cls: type) -> np.dtype:
+        return self.defaults[_PY_SCALARS[cls]]
+
+    def canonical_value_dtype(self, dt: np.dtype) -> np.dtype:
+        """numpy values entering a trace are canonicalized (int64 -> int32 under x32)."""
+        return dt if self.x64 else _TO_32.get(dt, dt)
+
+    def join(self, avals: Any) -> tuple[np.dtype, bool]:
+        """``lattice_result_type`` of operand avals (NamedTuples: shape, dtype, weak)."""
+        key = tuple([(a[1], a[2]) for a in avals])
+        hit = self._joins.get(key)
+        if hit is None:
+            hit = self._joins[key] = lattice_result(key, self.strict, self.x64)
+        return hit
+
+    def result(self, avals: Any) -> tuple[np.dtype, bool]:
+        """``result_type(..., return_weak_type_flag=True)`` of operand avals."""
+        return join_classified(tuple([(a[1], a[2]) for a in avals]), self.strict, self.x64)
+
+    def user_dtype(self, dtype: Any) -> np.dtype:
+        """``check_and_canonicalize_user_dtype``: int/float/complex mean the defaults."""
+        if isinstance(dtype, type) and dtype in _PY_SCALARS:
+            return self.defaults[_PY_SCALARS[dtype]]
+        if dtype is bool:
+            return _BOOL
+        dt = _np_dtype(dtype)
+        _check_valid(dtype, dt)
+        return _explicit(dt, self.x64)

@@ -28,6 +28,10 @@ class Policy:
     def result_type(self, *args: Any, return_weak_type_flag: bool = False) -> Any:
         raise NotImplementedError
 
+    def trace_rules(self) -> Any:
+        """The object a trace consults for joins, scalar dtypes and canonicalization."""
+        raise NotImplementedError
+
     @property
     def lattice(self) -> Lattice[Any] | None:
         """The promotion lattice in force now, or None for systems that are not one."""
@@ -88,6 +92,10 @@ class JaxPolicy(Policy):
         strict, x64 = self.mode()
         return jax_lattice(strict, x64)
 
+    def trace_rules(self) -> jax_rules.JaxTraceRules:
+        """The rules a trace starting now runs under (one shared object per mode)."""
+        return _JAX_TRACE_RULES[self.mode()]
+
 
 _FACTORIES: dict[str, Callable[..., Policy]] = {"jax": JaxPolicy}
 
@@ -121,3 +129,6 @@ def as_policy(p: Policy | str | None) -> Policy:
 
 
 DEFAULT = JaxPolicy()
+_JAX_TRACE_RULES = {
+    (s, x): jax_rules.JaxTraceRules(s, x) for s in (False, True) for x in (False, True)
+}

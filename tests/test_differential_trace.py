@@ -1,0 +1,57 @@
+"""Random programs traced by jax.make_jaxpr (jax.numpy) and weaktrace.trace (weaktrace.numpy):
+every output's shape, dtype and weak_type must be equal, x64 on and off, and where
+JAX raises we raise. CI runs a sample; --run-slow (or WEAKTRACE_FULL=1) runs thousands.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import jax
+import jax.numpy as jnp
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+import weaktrace as wt
+import weaktrace.numpy as wnp
+from tests.programs import Program, make_args, make_fn, programs
+
+
+def jax_avals(program: Program, args: list) -> list[tuple]:
+    out = jax.make_jaxpr(make_fn(program, jnp))(*args).out_avals
+    return [(tuple(a.shape), a.dtype, bool(a.weak_type)) for a in out]
+
+
+def our_avals(program: Program, args: list) -> list[tuple]:
+    out = jax.tree_util.tree_leaves(wt.trace(make_fn(program, wnp)).trace(*args).out_avals)
+    return [(a.shape, a.dtype, a.weak_type) for a in out]
+
+
+def run_both(program: Program, x64: bool) -> tuple[object, object]:
+    args = make_args(program, x64=x64)
+    results = []
+    for f in (jax_avals, our_avals):
+        with jax.enable_x64(x64), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                results.append(f(program, args))
+            except Exception as e:  # the class is compared below
+                results.append(e)
+    return results[0], results[1]
+
+
+def check(program: Program, x64: bool) -> None:
+    theirs, ours = run_both(program, x64)
+    context = f"x64={x64}\n{program}\njax: {theirs!r}\nours: {ours!r}"
+    if isinstance(theirs, Exception):
+        assert isinstance(ours, Exception), f"jax raised, we did not:\n{context}"
+        return
+    assert not isinstance(ours, Exception), f"we raised, jax did not:\n{context}"
+    assert ours == theirs, f"avals differ:\n{context}"
+
+
+@pytest.mark.parametrize("x64", [False, True], ids=["x32", "x64"])
+@settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(program=programs())
+def test_random_programs_match_jax_avals(x64, program):
+    check(program, x64)

@@ -1,0 +1,261 @@
+"""``weaktrace.trace``: trace a Python function to a typed Program, explain it.
+
+Stages mirror JAX's AOT API: ``f.trace(*args)`` gives a `Traced` with the program
+and the output avals.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import inspect
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TextIO
+
+import jax
+import numpy as np
+
+from weaktrace.core.trace import Promotion, Tracer, new_trace, operand
+from weaktrace.dtypes import as_policy, registry
+from weaktrace.dtypes.policy import Policy
+from weaktrace.errors import (
+    ArgumentOverflowError,
+    InvalidInputError,
+    StaticArgumentError,
+)
+from weaktrace.ir.printer import pp_program
+from weaktrace.ir.values import AbstractValue, Program
+
+_PY_SCALARS = (bool, int, float, complex)
+
+
+def abstractify(x: Any, rules: Any) -> AbstractValue:
+    """The abstract value an argument enters a trace with (as ``jax.jit`` sees it)."""
+    cls = x.__class__
+    if cls is bool:
+        return AbstractValue.make((), np.dtype(bool), False)
+    if cls in _PY_SCALARS:
+        dt = rules.python_scalar_dtype(cls)
+        if cls is int and not np.iinfo(dt).min <= x <= np.iinfo(dt).max:
+            raise ArgumentOverflowError(
+                f"Python int argument {x} does not fit {dt}, the dtype a Python int takes "
+                f"here{'' if rules.x64 else ' (x64 is off)'}. Pass an array with an explicit "
+                "dtype, e.g. numpy.int64(x) with x64 enabled, or a float."
+            )
+        return AbstractValue.make((), dt, True)
+    if isinstance(x, jax.ShapeDtypeStruct):
+        return AbstractValue(x.shape, x.dtype, bool(getattr(x, "weak_type", False)))
+    if isinstance(x, AbstractValue):
+        return x
+    if isinstance(x, jax.Array):
+        return AbstractValue(x.aval.shape, x.aval.dtype, x.aval.weak_type)
+    if isinstance(x, np.ndarray | np.generic):
+        if registry.from_numpy(x.dtype) is None:
+            raise InvalidInputError(
+                f"argument of dtype {x.dtype} cannot be traced: only bool, integer, floating "
+                "and complex arrays can. Convert it, or mark the argument static."
+            )
+        return AbstractValue(np.shape(x), rules.canonical_value_dtype(x.dtype), False)
+    raise InvalidInputError(
+        f"argument {x!r} (type {type(x).__name__}) is not an array, a scalar or a "
+        "jax.ShapeDtypeStruct. Pass array data, or mark the argument static "
+        "(static_argnums / static_argnames) if it is configuration."
+    )
+
+
+@dataclasses.dataclass(frozen=True)
+class Explanation:
+    """Every implicit promotion a trace performed, in program order."""
+
+    promotions: tuple[Promotion, ...]
+
+    def __str__(self) -> str:
+        if not self.promotions:
+            return "no implicit promotions"
+        return "\n".join(str(p) for p in self.promotions)
+
+    def __repr__(self) -> str:
+        return f"Explanation({len(self.promotions)} implicit promotions)"
+
+    def __len__(self) -> int:
+        return len(self.promotions)
+
+    def __iter__(self) -> Any:
+        return iter(self.promotions)
+
+
+@dataclasses.dataclass(frozen=True)
+class Traced:
+    """A traced function: its program, input and output avals, promotions."""
+
+    program: Program
+    in_avals: Any  # pytree of AbstractValue (the dynamic arguments)
+    out_avals: Any  # pytree of AbstractValue
+    in_tree: Any
+    out_tree: Any
+    promotions: tuple[Promotion, ...]
+    policy: Policy
+    fun: Callable[..., Any]
+
+    def __str__(self) -> str:
+        return pp_program(self.program)
+
+    def _repr_pretty_(self, p: Any, cycle: bool) -> None:  # IPython
+        p.text(str(self))
+
+    def explain(self) -> Explanation:
+        return Explanation(self.promotions)
+
+
+def _normalize_argnums(nums: int | Iterable[int] | None, what: str) -> tuple[int, ...]:
+    if nums is None:
+        return ()
+    items = (nums,) if isinstance(nums, int) else tuple(nums)
+    for n in items:
+        if not isinstance(n, int):
+            raise StaticArgumentError(f"{what} must be ints, got {n!r}")
+    return items
+
+
+class TracedFunction:
+    """The result of ``@weaktrace.trace``: call it, ``.trace`` it, ``.explain`` it."""
+
+    def __init__(
+        self,
+        fun: Callable[..., Any],
+        *,
+        policy: Policy | str | None = None,
+        static_argnums: int | Sequence[int] | None = None,
+        static_argnames: str | Sequence[str] | None = None,
+        donate_argnums: int | Sequence[int] | None = None,
+        **jit_options: Any,
+    ) -> None:
+        if not callable(fun):
+            raise InvalidInputError(f"weaktrace.trace needs a callable, got {fun!r}")
+        functools.update_wrapper(self, fun)  # type: ignore[arg-type]
+        self.fun = fun
+        self.__name__: str = getattr(fun, "__name__", type(fun).__name__)
+        self.policy = as_policy(policy)
+        self.static_argnums = _normalize_argnums(static_argnums, "static_argnums")
+        names = (static_argnames,) if isinstance(static_argnames, str) else static_argnames
+        self.static_argnames = tuple(names or ())
+        self.donate_argnums = _normalize_argnums(donate_argnums, "donate_argnums")
+        self.jit_options = jit_options
+        self._signature = _signature(fun)
+
+    def __repr__(self) -> str:
+        return f"<weaktrace.trace of {getattr(self.fun, '__qualname__', self.fun)!r}>"
+
+    def _split(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        n = len(args)
+        statics = {}
+        for i in self.static_argnums:
+            j = i + n if i < 0 else i
+            if not 0 <= j < n:
+                raise StaticArgumentError(
+                    f"static_argnums={i} but {self.__name__} was called with {n} positional "
+                    "arguments"
+                )
+            statics[j] = args[j]
+        for name, value in [*statics.items(), *((k, v) for k, v in kwargs.items()
+                                                  if k in self.static_argnames)]:  # fmt: skip
+            try:
+                hash(value)
+            except TypeError:
+                raise StaticArgumentError(
+                    f"static argument {name!r} of {self.__name__} has unhashable type "
+                    f"{type(value).__name__}: static arguments key the compile cache, so they "
+                    "must be hashable. Pass a tuple instead of a list, or make it dynamic."
+                ) from None
+        dyn_args = tuple(a for i, a in enumerate(args) if i not in statics)
+        dyn_kwargs = {k: v for k, v in kwargs.items() if k not in self.static_argnames}
+        static_kwargs = {k: v for k, v in kwargs.items() if k in self.static_argnames}
+        return statics, dyn_args, dyn_kwargs, static_kwargs
+
+    def trace(self, *args: Any, **kwargs: Any) -> Traced:
+        """Trace with the given arguments (arrays, scalars, ShapeDtypeStructs)."""
+        statics, dyn_args, dyn_kwargs, static_kwargs = self._split(args, kwargs)
+        leaves, in_tree = jax.tree_util.tree_flatten((dyn_args, dyn_kwargs))
+        rules = self.policy.trace_rules()
+        in_avals = [abstractify(x, rules) for x in leaves]
+        with new_trace(rules) as b:
+            tracers = [b.new_arg(a) for a in in_avals]
+            t_args, t_kwargs = jax.tree_util.tree_unflatten(in_tree, tracers)
+            it = iter(t_args)
+            full = [statics[i] if i in statics else next(it) for i in range(len(args))]
+            out = self.fun(*full, **t_kwargs, **static_kwargs)
+            out_leaves, out_tree = jax.tree_util.tree_flatten(out)
+            outs = [_output(o, b) for o in out_leaves]
+            program = b.program(outs)
+        return Traced(
+            program,
+            jax.tree_util.tree_unflatten(in_tree, in_avals),
+            jax.tree_util.tree_unflatten(out_tree, [o.aval for o in outs]),
+            in_tree,
+            out_tree,
+            tuple(b.promotions),
+            self.policy,
+            self.fun,
+        )
+
+    def explain(self, *args: Any, file: TextIO | None = None, **kwargs: Any) -> Explanation:
+        """Print (to `file`, default stdout) and return every implicit promotion."""
+        report = self.trace(*args, **kwargs).explain()
+        print(report, file=file or sys.stdout)
+        return report
+
+
+def _output(o: Any, b: Any) -> Any:
+    try:
+        return operand(o, b)
+    except InvalidInputError:
+        raise InvalidInputError(
+            f"the traced function returned {o!r} (type {type(o).__name__}), which is not an "
+            "array: return arrays, scalars, or pytrees (tuples, lists, dicts) of them."
+        ) from None
+
+
+def _signature(fun: Callable[..., Any]) -> inspect.Signature | None:
+    try:
+        return inspect.signature(fun)
+    except (TypeError, ValueError):
+        return None
+
+
+def trace(
+    fun: Callable[..., Any] | None = None,
+    *,
+    policy: Policy | str | None = None,
+    static_argnums: int | Sequence[int] | None = None,
+    static_argnames: str | Sequence[str] | None = None,
+    donate_argnums: int | Sequence[int] | None = None,
+    **jit_options: Any,
+) -> Any:
+    """Decorate a function for tracing, as ``@weaktrace.trace`` or ``@weaktrace.trace(...)``.
+
+    >>> import numpy as np, weaktrace as wt, weaktrace.numpy as wnp
+    >>> @wt.trace
+    ... def f(x, y):
+    ...     return wnp.sin(x) * 2 + y
+    >>> print(f.trace(np.ones(3, np.float32), 1.5))
+    { lambda ; a:f32[3] b:~f32[]. let
+        c:f32[3] = sin a
+        d:f32[3] = mul c 2.0:f32[]
+        e:f32[] = convert_element_type[new_dtype=float32 weak_type=False] b
+        f:f32[3] = add d e
+      in (f,) }
+    """
+    options = dict(
+        policy=policy,
+        static_argnums=static_argnums,
+        static_argnames=static_argnames,
+        donate_argnums=donate_argnums,
+        **jit_options,
+    )
+    if fun is None:
+        return lambda f: TracedFunction(f, **options)
+    return TracedFunction(fun, **options)
+
+
+_ = Tracer
