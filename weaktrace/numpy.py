@@ -112,8 +112,12 @@ def _promote(
     b: Builder, fn: str, ops: list[Any], target: Callable[[np.dtype], np.dtype] | None = None
 ) -> list[Any]:
     """promote_dtypes{,_inexact,_numeric,_complex}: join, map the dtype, convert each."""
-    if target is None and len(ops) < 2:
-        return ops
+    if target is None:
+        if len(ops) < 2:
+            return ops
+        first = ops[0].aval
+        if len(ops) == 2 and ops[1].aval[1:] == first[1:] and not (first[2] and first[1] == _BOOL):
+            return ops  # same dtype and weak flag (weak bools do become strong): no-op
     dt, weak = b.rules.join([o.aval for o in ops])
     if target is not None:
         dt = target(dt)
@@ -179,6 +183,8 @@ def _result_shape(fn: str, shapes: Sequence[tuple[int, ...]]) -> tuple[int, ...]
 def _promote_shapes(b: Builder, fn: str, ops: list[Any]) -> list[Any]:
     """``promote_shapes``: rank-promote only when two non-scalar ranks differ."""
     shapes = [o.aval.shape for o in ops]
+    if len(shapes) == 2 and (len(shapes[0]) == len(shapes[1]) or not shapes[0] or not shapes[1]):
+        return ops  # equal ranks, or a scalar: lax broadcasts these itself
     ranks = {len(s) for s in shapes}
     if len(ranks) == 1 or len({len(s) for s in shapes if s}) < 2:
         return ops

@@ -25,8 +25,14 @@ _BOOL = np.dtype(bool)
 _make = AbstractValue.make
 
 
+_KIND_OF: dict[Any, str] = {d.numpy: d.kind for d in registry.ALL if d.numpy is not None}
+
+
 def kind(dtype: Any) -> str:
     """'b', 'u', 'i', 'f' or 'c' for any dtype weaktrace knows (bfloat16 is 'f')."""
+    k = _KIND_OF.get(dtype)
+    if k is not None:
+        return k
     d = registry.from_numpy(dtype) if isinstance(dtype, np.dtype) else None
     if d is not None:
         return d.kind
@@ -92,7 +98,8 @@ def broadcast_shapes(name: str, shapes: Sequence[tuple[int, ...]]) -> tuple[int,
         if len(big) > 1:
             raise ShapeError(
                 f"{name} got incompatible shapes {', '.join(map(str, shapes))}: "
-                "dimensions must be equal or 1."
+                "dimensions must be equal or 1. Reshape, slice or broadcast the operands "
+                "so that they match."
             )
         out.append(big.pop() if big else 1)
     return tuple(out)
@@ -111,14 +118,21 @@ def _same_dtypes(name: str, avals: Sequence[AbstractValue]) -> np.dtype:
 
 
 def _nary(name: str, kinds: str, out_dtype: Callable[[np.dtype], Any] | None = None) -> Primitive:
+    # The hot rule of every trace: a plain loop, no generators, no per-call lookups.
+    accepted = frozenset(kinds)
+
     def rule(*avals: AbstractValue) -> list[AbstractValue]:
-        dt = _same_dtypes(name, avals)
-        for a in avals:
-            _require(name, a, kinds, _KIND_TEXT[kinds])
-        shape = (
-            avals[0].shape if len(avals) == 1 else broadcast_shapes(name, [a.shape for a in avals])
-        )
-        weak = all(a.weak_type for a in avals)
+        first = avals[0]
+        shape, dt, weak = first
+        if _KIND_OF.get(dt) not in accepted:
+            _require(name, first, kinds, _KIND_TEXT[kinds])
+        for a in avals[1:]:
+            if a[1] != dt:
+                _same_dtypes(name, avals)
+            s = a[0]
+            if s != shape and s:  # a rank-0 operand broadcasts for free
+                shape = s if not shape else broadcast_shapes(name, [x.shape for x in avals])
+            weak = weak and a[2]
         return [_make(shape, dt if out_dtype is None else out_dtype(dt), weak)]
 
     return _def(name, rule)

@@ -43,13 +43,20 @@ _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.
 _make = AbstractValue.make
 
 
+_INTERNAL_FILES: set[str] = set()  # filenames known to be ours: a set lookup per frame
+
+
 def user_source() -> SourceInfo | None:
-    """file:line of the innermost frame outside weaktrace (and outside jax)."""
+    """file:line of the innermost frame outside weaktrace."""
     f = sys._getframe(1)
+    internal = _INTERNAL_FILES
     while f is not None:
-        name = f.f_code.co_filename
-        if not name.startswith(_PACKAGE_DIR) and "contextlib" not in name:
-            return SourceInfo(name, f.f_lineno, f.f_code.co_name)
+        code = f.f_code
+        name = code.co_filename
+        if name not in internal:
+            if not name.startswith(_PACKAGE_DIR) and "contextlib" not in name:
+                return SourceInfo(name, f.f_lineno, code.co_name)
+            internal.add(name)
         f = f.f_back  # type: ignore[assignment]
     return None
 
@@ -93,10 +100,15 @@ class Builder:
 
     def emit(self, prim: Primitive, inputs: tuple[Any, ...], params: Mapping[str, Any]) -> Tracer:
         """Record one single-output equation and return its tracer."""
-        atoms = tuple(self.atom(x) for x in inputs)
-        out_aval = abstract_eval_rules[prim](*(a.aval for a in atoms), **params)[0]
+        atoms = []
+        for x in inputs:
+            if x.builder is not self:
+                raise _leak_error(x)
+            v = x.var
+            atoms.append(v if v.__class__ is Var else materialize(v))
+        out_aval = abstract_eval_rules[prim](*[x.aval for x in inputs], **params)[0]
         var = Var(out_aval)
-        self.equations.append(Equation(prim, atoms, params, (var,), user_source()))
+        self.equations.append(Equation(prim, tuple(atoms), params, (var,), user_source()))
         return Tracer(out_aval, var, self)
 
     def atom(self, x: Tracer) -> Atom:

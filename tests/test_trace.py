@@ -1,0 +1,175 @@
+"""Tracing behaviour beyond dtypes: inputs, pytrees, statics, explain, eager mode,
+the type checker, and every bad-input path raising a named, helpful error."""
+
+from __future__ import annotations
+
+import threading
+import warnings
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import weaktrace as wt
+import weaktrace.numpy as wnp
+from weaktrace.ir import AbstractValue, Equation, Program, Var
+
+
+def test_pytrees_in_and_out_and_abstract_inputs():
+    @wt.trace
+    def f(params, x):
+        return {"y": params["w"] * x + params["b"], "n": x.shape[0]}
+
+    params = {"w": np.ones(3, np.float32), "b": 0.5}
+    t = f.trace(params, jax.ShapeDtypeStruct((3,), np.int8))
+    assert set(t.out_avals) == {"y", "n"}
+    assert t.out_avals["y"] == AbstractValue((3,), np.float32, False)
+    assert t.out_avals["n"] == AbstractValue((), np.int32, True)  # a Python int output
+    args_avals, kwargs_avals = t.in_avals  # as jax's AOT stages: (args, kwargs)
+    assert args_avals[0]["b"] == AbstractValue((), np.float32, True) and kwargs_avals == {}
+    weak_struct = jax.ShapeDtypeStruct((), np.float32, weak_type=True)
+    assert wt.trace(lambda x: x).trace(weak_struct).out_avals.weak_type
+
+
+def test_static_argnums_and_argnames():
+    f = wt.trace(lambda x, n, *, axis: wnp.sum(x**n, axis=axis), static_argnums=1,
+                 static_argnames="axis")  # fmt: skip
+    t = f.trace(np.ones((2, 3), np.float32), 3, axis=0)
+    assert t.out_avals.shape == (3,)
+    assert "integer_pow[y=3]" in str(t)
+    with pytest.raises(wt.StaticArgumentError, match="unhashable"):
+        f.trace(np.ones(3), [3], axis=0)
+    with pytest.raises(wt.StaticArgumentError, match="positional"):
+        wt.trace(lambda x: x, static_argnums=2).trace(1.0)
+
+
+def test_explain_lists_every_implicit_promotion_with_source(capsys):
+    @wt.trace
+    def f(x, y):
+        return x * 2.5 + y
+
+    report = f.explain(np.ones(3, np.int8), np.ones(3, np.uint8))
+    printed = capsys.readouterr().out
+    lines = [str(p) for p in report]
+    # int8 joins the weak float (2.5 is already ~f32): ~f32[3]; uint8 joins that: ~f32.
+    assert len(report) == 2, lines
+    assert all("test_trace.py" in line for line in lines)
+    assert "multiply(i8[3], ~f32[]): i8[3] -> ~f32[3]" in printed
+    assert "add(~f32[3], u8[3]): u8[3] -> ~f32[3]" in printed
+    literal = wt.trace(lambda x: x * 2).explain(np.ones(3, np.int8), file=None).promotions
+    assert [(p.literal, str(p.operand), str(p.result)) for p in literal] == [(2, "~i32[]", "i8[]")]
+    assert wt.trace(lambda x: x + x).explain(np.ones(2), file=None).promotions == ()
+
+
+def test_weak_literal_overflow_warns_and_wraps_like_jax():
+    f = wt.trace(lambda x: x + 300)
+    with pytest.warns(wt.WeakLiteralOverflowWarning, match="300 does not fit uint8"):
+        t = f.trace(np.uint8(1))
+    assert "44:u8[]" in str(t)  # JAX's value: (1 + 300) mod 256 = 45
+    assert int(jnp.uint8(1) + 300) == 45
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        wt.trace(lambda x: x + 200).trace(np.uint8(1))  # fits: no warning
+
+
+def test_eager_mode_is_jax():
+    x = jnp.arange(4, dtype=jnp.int8)
+    for fn, args in [(wnp.add, (x, 2)), (wnp.true_divide, (x, 3)), (wnp.sum, (x,)),
+                     (wnp.where, (x > 1, x, 2.5)), (wnp.floor_divide, (x, -3))]:  # fmt: skip
+        ours, theirs = fn(*args), getattr(jnp, fn.__name__)(*args)
+        assert ours.dtype == theirs.dtype and ours.weak_type == theirs.weak_type
+        np.testing.assert_array_equal(ours, theirs)
+
+
+def test_typecheck_accepts_traced_and_rejects_wrong_programs():
+    t = wt.trace(lambda x: wnp.sin(x) + 1).trace(np.ones(3, np.float32))
+    wt.typecheck(t.program)
+    eqn = t.program.equations[0]
+    bad_out = Var(AbstractValue((3,), np.float16, False))
+    bad = t.program._replace(equations=(eqn._replace(outputs=(bad_out,)),), outvars=(bad_out,))
+    with pytest.raises(wt.TypeCheckError, match=r"equation 0 \(sin.*f16\[3\].*f32\[3\]"):
+        wt.typecheck(bad)
+    loose = Var(AbstractValue((3,), np.float32, False))
+    undefined = Program(t.program.invars, (Equation(eqn.primitive, (loose,), {}, (bad_out,), None),), ())
+    with pytest.raises(wt.TypeCheckError, match="before it is defined"):
+        wt.typecheck(undefined)
+
+
+def test_abstract_value_identity():
+    a, b = AbstractValue((3,), "float32", True), AbstractValue((3,), np.float32, False)
+    assert a != b and hash(a) != hash(b) and str(a) == "~f32[3]" and str(b) == "f32[3]"
+    assert {a: 1}[AbstractValue([3], np.dtype("float32"), True)] == 1
+    with pytest.raises(ValueError, match="negative"):
+        AbstractValue((-1,), "float32")
+
+
+# -- bad input ---------------------------------------------------------------------------
+
+BAD = [
+    ("string argument", lambda: wt.trace(lambda x: x).trace("abc"), wt.InvalidInputError, "not an array"),
+    ("None operand", lambda: wt.trace(lambda x: x + None).trace(1.0), TypeError, "unsupported operand"),
+    ("object operand", lambda: wt.trace(lambda x: wnp.add(x, object())).trace(1.0), wt.InvalidInputError, "not a valid array value"),
+    ("string operand", lambda: wt.trace(lambda x: wnp.multiply(x, "a")).trace(1.0), wt.InvalidInputError, "not a valid array value"),
+    ("list operand", lambda: wt.trace(lambda x: wnp.add(x, [1, 2])).trace(1.0), wt.InvalidInputError, "asarray"),
+    ("object array", lambda: wt.trace(lambda x: x).trace(np.array([None])), wt.InvalidInputError, "dtype object"),
+    ("datetime array", lambda: wt.trace(lambda x: x).trace(np.array(["2020"], "datetime64[D]")), wt.InvalidInputError, "datetime64"),
+    ("shape mismatch", lambda: wt.trace(lambda x, y: x + y).trace(np.ones(3), np.ones(4)), wt.ShapeError, "incompatible shapes"),
+    ("bad axis", lambda: wt.trace(lambda x: wnp.sum(x, axis=2)).trace(np.ones((2, 3))), wt.ShapeError, "out of bounds"),
+    ("bad reshape", lambda: wt.trace(lambda x: x.reshape(4)).trace(np.ones(3)), wt.ShapeError, "cannot reshape"),
+    ("index out of range", lambda: wt.trace(lambda x: x[5]).trace(np.ones(3)), IndexError, "out of bounds"),
+    ("if on tracer", lambda: wt.trace(lambda x: 1 if x > 0 else 2).trace(1.0), wt.ConcretizationError, "control flow"),
+    ("int of tracer", lambda: wt.trace(lambda x: int(x)).trace(1.0), wt.ConcretizationError, "int()"),
+    ("numpy on tracer", lambda: wt.trace(lambda x: np.asarray(x)).trace(1.0), wt.ConcretizationError, "numpy"),
+    ("hash of tracer", lambda: wt.trace(lambda x: {x: 1}).trace(1.0), TypeError, "unhashable"),
+    ("arange of tracer", lambda: wt.trace(lambda n: wnp.arange(n)).trace(3), wt.InvalidInputError, "concrete bounds"),
+    ("int overflow arg", lambda: wt.trace(lambda x: x).trace(2**40), OverflowError, "does not fit int32"),
+    ("strict promotion", lambda: wt.trace(lambda x, y: x + y, policy=wt.policy("jax", strict=True)).trace(np.int8(1), np.int16(1)), wt.TypePromotionError, "strict"),
+    ("float8 x bf16", lambda: wt.trace(lambda x, y: x + y).trace(np.ones(2, jnp.float8_e4m3fn), np.ones(2, jnp.bfloat16)), wt.TypePromotionError, "8-, 6- and 4-bit"),
+    ("neg of bool", lambda: wt.trace(lambda x: -x).trace(np.ones(2, bool)), wt.OperandTypeError, "neg does not accept"),
+    ("not callable", lambda: wt.trace(3), wt.InvalidInputError, "callable"),
+    ("unknown policy", lambda: wt.trace(lambda x: x, policy="nope"), wt.PolicyError, "unknown promotion policy"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("what", "call", "error", "fragment"), BAD, ids=[b[0] for b in BAD])
+def test_bad_input_raises_named_error(what, call, error, fragment):
+    with pytest.raises(error, match=fragment.replace("(", r"\(").replace(")", r"\)")):
+        call()
+    assert wt.trace(lambda x: x * 2).trace(1.0).out_avals.weak_type  # no state left behind
+
+
+def test_tracer_leak_is_caught():
+    leaked = []
+    wt.trace(lambda x: leaked.append(x) or x).trace(np.ones(2))
+    with pytest.raises(wt.TracerLeakError, match="after the trace"):
+        wt.trace(lambda y: y + leaked[0]).trace(np.ones(2))
+    with pytest.raises(wt.TracerLeakError, match="after the trace"):
+        wnp.sin(leaked[0])
+
+
+def test_exception_in_user_function_leaves_clean_state():
+    def boom(x):
+        raise RuntimeError("user bug")
+
+    with pytest.raises(RuntimeError, match="user bug"):
+        wt.trace(boom).trace(1.0)
+    from weaktrace.core.trace import current
+
+    assert current() is None
+    assert str(wt.trace(lambda x: x + 1).trace(np.int8(1)).out_avals) == "i8[]"
+
+
+def test_traces_are_per_thread():
+    results = {}
+
+    def work(i):
+        t = wt.trace(lambda x: wnp.sum(x * i)).trace(np.ones(100, np.float32))
+        results[i] = len(t.program.equations)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(8)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert results == {i: 2 for i in range(8)}
