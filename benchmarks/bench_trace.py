@@ -66,13 +66,17 @@ def main() -> None:
         # is not tracing. (weaktrace's .trace never caches.)
         ours = timed(lambda: wt.trace(chain(wnp, n)).trace(x, y), repeat)
         with_jax = n <= 10_000 or args.jax_100k
-        ref = timed(lambda: jax.make_jaxpr(chain(jnp, n))(x, y), repeat) if with_jax else float("nan")
+        ref = (
+            timed(lambda: jax.make_jaxpr(chain(jnp, n))(x, y), repeat) if with_jax else float("nan")
+        )
         n_ours = len(wt.trace(chain(wnp, n)).trace(x, y).program.equations)
         n_ref = len(jax.make_jaxpr(chain(jnp, n))(x, y).eqns) if with_jax else 0
         print(f"{n:>8} {ours / n * 1e6:>10.2f}us {ref / n * 1e6:>10.2f}us "
               f"{ref / ours if ref == ref else float('nan'):>6.1f}x {n_ours:>8} {n_ref:>8}")  # fmt: skip
-    print("target: weaktrace <= 1/4 of jax per equation (ratio >= 4x); flat per-op time "
-          "from 10 to 100,000 ops (linear growth)")
+    print(
+        "target: weaktrace <= 1/4 of jax per equation (ratio >= 4x); flat per-op time "
+        "from 10 to 100,000 ops (linear growth)"
+    )
 
 
 if __name__ == "__main__":

@@ -91,7 +91,9 @@ def test_typecheck_accepts_traced_and_rejects_wrong_programs():
     with pytest.raises(wt.TypeCheckError, match=r"equation 0 \(sin.*f16\[3\].*f32\[3\]"):
         wt.typecheck(bad)
     loose = Var(AbstractValue((3,), np.float32, False))
-    undefined = Program(t.program.invars, (Equation(eqn.primitive, (loose,), {}, (bad_out,), None),), ())
+    undefined = Program(
+        t.program.invars, (Equation(eqn.primitive, (loose,), {}, (bad_out,), None),), ()
+    )
     with pytest.raises(wt.TypeCheckError, match="before it is defined"):
         wt.typecheck(undefined)
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import inspect
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TextIO
@@ -142,7 +141,6 @@ class TracedFunction:
         self.static_argnames = tuple(names or ())
         self.donate_argnums = _normalize_argnums(donate_argnums, "donate_argnums")
         self.jit_options = jit_options
-        self._signature = _signature(fun)
 
     def __repr__(self) -> str:
         return f"<weaktrace.trace of {getattr(self.fun, '__qualname__', self.fun)!r}>"
@@ -214,13 +212,6 @@ def _output(o: Any, b: Any) -> Any:
             f"the traced function returned {o!r} (type {type(o).__name__}), which is not an "
             "array: return arrays, scalars, or pytrees (tuples, lists, dicts) of them."
         ) from None
-
-
-def _signature(fun: Callable[..., Any]) -> inspect.Signature | None:
-    try:
-        return inspect.signature(fun)
-    except (TypeError, ValueError):
-        return None
 
 
 def trace(

@@ -35,6 +35,8 @@ from weaktrace.errors import InvalidInputError, OperandTypeError, ShapeError
 from weaktrace.ir.values import AbstractValue, Literal
 
 _make = AbstractValue.make
+_new_tuple = tuple.__new__
+_NO_PARAMS: dict[str, Any] = {}
 _BOOL = np.dtype(bool)
 _INT32 = np.dtype("int32")
 _F32 = np.dtype("float32")
@@ -77,7 +79,7 @@ def _builder(*args: Any) -> Builder | None:
 
 
 def _operands(b: Builder, args: Sequence[Any]) -> list[Any]:
-    return [operand(a, b) for a in args]
+    return [a if a.__class__ is Tracer and a.builder is b else operand(a, b) for a in args]
 
 
 # -- promotion -----------------------------------------------------------------------
@@ -125,16 +127,15 @@ def _promote(
     for o in ops:
         c = _convert(b, o, dt, weak)
         if c is not o and o.aval.dtype != dt:
-            b.promotions.append(
-                Promotion(
-                    fn,
-                    tuple(p.aval for p in ops),
-                    o.aval,
-                    c.aval,
-                    user_source(),
-                    _python_literal(o),
-                )
+            record = (
+                fn,
+                tuple([p.aval for p in ops]),
+                o.aval,
+                c.aval,
+                user_source(),
+                _python_literal(o),
             )
+            b.promotions.append(_new_tuple(Promotion, record))
         out.append(c)
     return out
 
@@ -242,7 +243,7 @@ def _unary(name: str, prim: Any, target: Any = None) -> Callable[[Any], Any]:
         if b is None:
             return eager(x)
         (x,) = _promote(b, name, [operand(x, b)], target)
-        return _emit(b, prim, x)
+        return b.emit(prim, (x,), _NO_PARAMS)
 
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = f"``jax.numpy.{name}``, traced with JAX's promotion."
@@ -256,7 +257,7 @@ def _binary(name: str, prim: Any, target: Any = None) -> Callable[[Any, Any], An
         b = _builder(x, y)
         if b is None:
             return eager(x, y)
-        return _emit(b, prim, *_args(b, name, (x, y), target))
+        return b.emit(prim, tuple(_args(b, name, (x, y), target)), _NO_PARAMS)
 
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = f"``jax.numpy.{name}``, traced with JAX's promotion."
@@ -308,7 +309,7 @@ def add(x: Any, y: Any, /) -> Any:
     if b is None:
         return jnp.add(x, y)
     x, y = _args(b, "add", (x, y))
-    return _emit(b, P.or_p if x.aval.dtype == _BOOL else P.add_p, x, y)
+    return b.emit(P.or_p if x.aval.dtype == _BOOL else P.add_p, (x, y), _NO_PARAMS)
 
 
 def multiply(x: Any, y: Any, /) -> Any:
@@ -317,7 +318,7 @@ def multiply(x: Any, y: Any, /) -> Any:
     if b is None:
         return jnp.multiply(x, y)
     x, y = _args(b, "multiply", (x, y))
-    return _emit(b, P.and_p if x.aval.dtype == _BOOL else P.mul_p, x, y)
+    return b.emit(P.and_p if x.aval.dtype == _BOOL else P.mul_p, (x, y), _NO_PARAMS)
 
 
 def _complex_compare(name: str, prim: Any) -> Callable[[Any, Any], Any]:
@@ -1396,21 +1397,21 @@ def _swap(f: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
 def _reject_scalar_types(f: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
     """Operators return NotImplemented for operands we cannot take (str, None, objects),
     so Python raises its usual TypeError naming both types."""
+    fast = _OPERABLE_CLASSES
 
     def op(self: Any, other: Any) -> Any:
-        if not _operable(other):
+        if other.__class__ not in fast and not _operable(other):
             return NotImplemented
         return f(self, other)
 
     return op
 
 
+_OPERABLE_CLASSES = frozenset({Tracer, bool, int, float, complex, np.ndarray})
+
+
 def _operable(v: Any) -> bool:
-    return (
-        v.__class__ is Tracer
-        or v.__class__ in (bool, int, float, complex)
-        or isinstance(v, np.ndarray | np.generic | jnp.ndarray)
-    )
+    return v.__class__ in _OPERABLE_CLASSES or isinstance(v, np.generic | jnp.ndarray)
 
 
 _OPERATORS: dict[str, Callable[..., Any]] = {

@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-import dataclasses
+import gc
 import os
 import sys
 import warnings
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 import jax
+import ml_dtypes
 import numpy as np
 
 from weaktrace.dtypes import registry
@@ -43,27 +44,31 @@ _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.
 _make = AbstractValue.make
 
 
-_INTERNAL_FILES: set[str] = set()  # filenames known to be ours: a set lookup per frame
+_IS_INTERNAL: dict[str, bool] = {}  # filename -> inside weaktrace? (one dict hit per frame)
+_new_tuple = tuple.__new__  # builds NamedTuple records without their Python-level __new__
 
 
 def user_source() -> SourceInfo | None:
     """file:line of the innermost frame outside weaktrace."""
     f = sys._getframe(1)
-    internal = _INTERNAL_FILES
+    internal = _IS_INTERNAL
     while f is not None:
         code = f.f_code
         name = code.co_filename
-        if name not in internal:
-            if not name.startswith(_PACKAGE_DIR) and "contextlib" not in name:
-                return SourceInfo(name, f.f_lineno, code.co_name)
-            internal.add(name)
+        inside = internal.get(name)
+        if inside is None:
+            inside = internal[name] = name.startswith(_PACKAGE_DIR) or "contextlib" in name
+        if not inside:
+            return _new_tuple(SourceInfo, (name, f.f_lineno, code.co_name))
         f = f.f_back  # type: ignore[assignment]
     return None
 
 
-@dataclasses.dataclass(frozen=True)
-class Promotion:
-    """One implicit promotion: an operand converted to join the others."""
+class Promotion(NamedTuple):
+    """One implicit promotion: an operand converted to join the others.
+
+    A NamedTuple (not a dataclass) because tracing records one per promotion.
+    """
 
     op: str
     operands: tuple[AbstractValue, ...]
@@ -108,7 +113,9 @@ class Builder:
             atoms.append(v if v.__class__ is Var else materialize(v))
         out_aval = abstract_eval_rules[prim](*[x.aval for x in inputs], **params)[0]
         var = Var(out_aval)
-        self.equations.append(Equation(prim, tuple(atoms), params, (var,), user_source()))
+        self.equations.append(
+            _new_tuple(Equation, (prim, tuple(atoms), params, (var,), user_source()))
+        )
         return Tracer(out_aval, var, self)
 
     def atom(self, x: Tracer) -> Atom:
@@ -145,9 +152,33 @@ def materialize(lit: Literal) -> Literal:
     return Literal(literal_value(value, dt), lit.aval)
 
 
+# dtype -> (kind, scalar type, integer bounds) for the literal fast path.
+_SCALAR_INFO: dict[np.dtype, tuple[str, Any, tuple[int, int] | None]] = {
+    d.numpy: (
+        d.kind,
+        d.numpy.type,
+        (int(ml_dtypes.iinfo(d.numpy).min), int(ml_dtypes.iinfo(d.numpy).max))
+        if d.kind in "iu"
+        else None,
+    )
+    for d in registry.ALL
+    if d.numpy is not None
+}
+
+
 def literal_value(value: Any, dt: np.dtype) -> Any:
     """``np.asarray(value).astype(dt)`` as JAX's ``_convert_element_type`` does, warning
     when a Python int does not fit the integer dtype it joins (JAX wraps it silently)."""
+    info = _SCALAR_INFO.get(dt)
+    if info is not None:  # fast paths where the scalar constructor gives the same value
+        k, scalar, bounds = info
+        cls = value.__class__
+        if (cls is float or cls is int) and k in "fc":
+            return scalar(value)
+        if cls is complex and k == "c":
+            return scalar(value)
+        if cls is int and bounds is not None and bounds[0] <= value <= bounds[1]:
+            return scalar(value)
     out = np.asarray(value).astype(dt)[()]
     if type(value) is int and dt.kind in "iu" and int(out) != value:
         warnings.warn(
@@ -174,12 +205,21 @@ current = _CURRENT.get
 
 @contextlib.contextmanager
 def new_trace(rules: Any) -> Iterator[Builder]:
-    """Make a Builder current for the duration; close it (so leaks are caught) after."""
+    """Make a Builder current for the duration; close it (so leaks are caught) after.
+
+    Python's cyclic GC is paused while tracing: a trace allocates many small,
+    acyclic records, and full collections over a growing heap would make tracing
+    time grow faster than linearly. It is restored (if it was on) when tracing ends.
+    """
     builder = Builder(rules)
     token = _CURRENT.set(builder)
+    gc_was_on = gc.isenabled()
+    gc.disable()
     try:
         yield builder
     finally:
+        if gc_was_on:
+            gc.enable()
         _CURRENT.reset(token)
         builder.closed = True
 
@@ -266,6 +306,8 @@ class Tracer:
 # -- turning user values into operands -------------------------------------------------
 
 _PY_SCALARS = (bool, int, float, complex)
+_BOOL_AVAL = AbstractValue.make((), np.dtype(bool), False)
+_SCALAR_AVALS: dict[Any, dict[type, AbstractValue]] = {}
 
 
 def scalar_literal(value: Any, rules: Any) -> Literal:
@@ -283,8 +325,16 @@ def operand(x: Any, b: Builder) -> Any:
             raise _leak_error(x)
         return x
     if cls in _PY_SCALARS:
-        lit = scalar_literal(x, b.rules)
-        return Tracer(lit.aval, lit, b)
+        if cls is bool:
+            aval = _BOOL_AVAL
+            return Tracer(aval, Literal(np.bool_(x), aval), b)
+        avals = _SCALAR_AVALS.get(b.rules)
+        if avals is None:  # once per rules object: Python scalars enter weak, canonical
+            avals = _SCALAR_AVALS[b.rules] = {
+                c: _make((), b.rules.python_scalar_dtype(c), True) for c in (int, float, complex)
+            }
+        aval = avals[cls]
+        return Tracer(aval, Literal(x, aval), b)
     if isinstance(x, np.ndarray | np.generic):
         dt = b.rules.canonical_value_dtype(_valid_dtype(x.dtype, x))
         if x.ndim == 0:

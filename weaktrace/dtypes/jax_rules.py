@@ -465,10 +465,15 @@ class JaxTraceRules:
 
     def join(self, avals: Any) -> tuple[np.dtype, bool]:
         """``lattice_result_type`` of operand avals (NamedTuples: shape, dtype, weak)."""
-        key = tuple([(a[1], a[2]) for a in avals])
+        if len(avals) == 2:  # the common case: a flat key, no nested tuples
+            a, b = avals
+            key: tuple[Any, ...] = (a[1], a[2], b[1], b[2])
+        else:
+            key = tuple([x for av in avals for x in (av[1], av[2])])
         hit = self._joins.get(key)
         if hit is None:
-            hit = self._joins[key] = lattice_result(key, self.strict, self.x64)
+            pairs = tuple(zip(key[::2], key[1::2], strict=True))
+            hit = self._joins[key] = lattice_result(pairs, self.strict, self.x64)
         return hit
 
     def result(self, avals: Any) -> tuple[np.dtype, bool]:
