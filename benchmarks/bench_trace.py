@@ -51,6 +51,17 @@ def timed(fn: Any, repeat: int) -> float:
     return best
 
 
+def measure(n: int, x: Any, y: Any, repeat: int, with_jax: bool) -> tuple[float, float, int, int]:
+    """Best times for a fresh n-op program (jax.make_jaxpr caches by function, and a
+    cache hit is not tracing; weaktrace's .trace never caches)."""
+    ours = timed(lambda: wt.trace(chain(wnp, n)).trace(x, y), repeat)
+    n_ours = len(wt.trace(chain(wnp, n)).trace(x, y).program.equations)
+    if not with_jax:
+        return ours, float("nan"), n_ours, 0
+    ref = timed(lambda: jax.make_jaxpr(chain(jnp, n))(x, y), repeat)
+    return ours, ref, n_ours, len(jax.make_jaxpr(chain(jnp, n))(x, y).eqns)
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--max-ops", type=int, default=100_000)
@@ -62,17 +73,11 @@ def main() -> None:
     sizes = [n for n in (10, 100, 1000, 10_000, 100_000) if n <= args.max_ops]
     for n in sizes:
         repeat = 5 if n <= 1000 else 2 if n <= 10_000 else 1
-        # A fresh function per run: jax.make_jaxpr caches by function, and a cache hit
-        # is not tracing. (weaktrace's .trace never caches.)
-        ours = timed(lambda: wt.trace(chain(wnp, n)).trace(x, y), repeat)
         with_jax = n <= 10_000 or args.jax_100k
-        ref = (
-            timed(lambda: jax.make_jaxpr(chain(jnp, n))(x, y), repeat) if with_jax else float("nan")
-        )
-        n_ours = len(wt.trace(chain(wnp, n)).trace(x, y).program.equations)
-        n_ref = len(jax.make_jaxpr(chain(jnp, n))(x, y).eqns) if with_jax else 0
+        ours, ref, n_ours, n_ref = measure(n, x, y, repeat, with_jax)
+        ratio = ref / ours if with_jax else float("nan")
         print(f"{n:>8} {ours / n * 1e6:>10.2f}us {ref / n * 1e6:>10.2f}us "
-              f"{ref / ours if ref == ref else float('nan'):>6.1f}x {n_ours:>8} {n_ref:>8}")  # fmt: skip
+              f"{ratio:>6.1f}x {n_ours:>8} {n_ref:>8}")  # fmt: skip
     print(
         "target: weaktrace <= 1/4 of jax per equation (ratio >= 4x); flat per-op time "
         "from 10 to 100,000 ops (linear growth)"
