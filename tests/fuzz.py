@@ -15,7 +15,7 @@ import sys
 import time
 
 from tests.programs import random_program
-from tests.test_differential_trace import run_both
+from tests.test_differential_trace import check_values, run_both
 
 
 def classify(theirs: object, ours: object) -> str | None:
@@ -32,6 +32,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--x64", choices=["on", "off", "both"], default="both")
     p.add_argument("--show", type=int, default=1, help="examples to print per kind")
+    p.add_argument("--values", action="store_true",
+                   help="also run both compiled and compare values (slower: compiles)")  # fmt: skip
     args = p.parse_args(argv)
     modes = {"on": [True], "off": [False], "both": [False, True]}[args.x64]
     rng = random.Random(args.seed)
@@ -44,10 +46,17 @@ def main(argv: list[str] | None = None) -> int:
             theirs, ours = run_both(program, x64)
             checked += 1
             kind = classify(theirs, ours)
+            if kind is None and args.values:
+                try:
+                    check_values(program, x64)
+                except AssertionError as err:
+                    kind, theirs, ours = "values differ", "", str(err).splitlines()[-1][:300]
             if kind is None:
                 continue
             err = ours if isinstance(ours, Exception) else theirs
             detail = f"{type(err).__name__}: {str(err)[:70]}" if isinstance(err, Exception) else ""
+            if kind == "values differ":
+                detail = f"last op {program.steps[-1].op}"
             key = f"{kind}: {detail or 'last op ' + program.steps[-1].op}"
             counts[key] += 1
             if len(seen[key]) < args.show:

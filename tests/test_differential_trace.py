@@ -55,3 +55,63 @@ def check(program: Program, x64: bool) -> None:
 @given(program=programs())
 def test_random_programs_match_jax_avals(x64, program):
     check(program, x64)
+
+
+# -- values: weaktrace's compiled program against jax.jit of the jax.numpy program -----
+
+
+def _leaves(out: object) -> list:
+    return jax.tree_util.tree_leaves(out)
+
+
+def run_values(program: Program, x64: bool) -> tuple[object, object]:
+    args = make_args(program, seed=1, x64=x64)
+    results = []
+    for run in (
+        lambda: _leaves(jax.jit(make_fn(program, jnp))(*args)),
+        lambda: _leaves(wt.trace(make_fn(program, wnp))(*args)),
+    ):
+        with jax.enable_x64(x64), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                results.append(run())
+            except Exception as e:  # compared below
+                results.append(e)
+    return results[0], results[1]
+
+
+def assert_close(theirs: object, ours: object, context: str) -> None:
+    """Same dtype and weak flag; integer/bool values bitwise, floating within a few ulps."""
+    import numpy as np
+
+    assert isinstance(theirs, jax.Array) and isinstance(ours, jax.Array), context
+    assert (ours.dtype, ours.weak_type, ours.shape) == (theirs.dtype, theirs.weak_type, theirs.shape), context
+    a = np.asarray(theirs)
+    b = np.asarray(ours)
+    if a.dtype.kind in "biu" or a.dtype.name in ("int4", "uint4", "int2", "uint2"):
+        assert np.array_equal(a, b), context
+        return
+    wide = a.astype(np.complex128 if a.dtype.kind == "c" else np.float64)
+    got = b.astype(wide.dtype)
+    eps = float(jnp.finfo(a.dtype if a.dtype.kind != "c" else np.finfo(a.dtype).dtype).eps)
+    np.testing.assert_allclose(got, wide, rtol=4 * eps, atol=4 * eps, equal_nan=True, err_msg=context)
+
+
+def check_values(program: Program, x64: bool) -> None:
+    theirs, ours = run_values(program, x64)
+    context = f"x64={x64}\n{program}\njax: {theirs!r}\nours: {ours!r}"
+    if isinstance(theirs, Exception):
+        assert isinstance(ours, Exception), f"jax raised, we did not:\n{context}"
+        return
+    assert not isinstance(ours, Exception), f"we raised, jax did not:\n{context}"
+    assert len(ours) == len(theirs), context
+    for t, o in zip(theirs, ours, strict=True):
+        assert_close(t, o, context)
+
+
+@pytest.mark.parametrize("x64", [False, True], ids=["x32", "x64"])
+@settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+          max_examples=max(25, settings.default.max_examples // 4))  # compiles: fewer  # fmt: skip
+@given(program=programs())
+def test_random_programs_compute_what_jax_computes(x64, program):
+    check_values(program, x64)

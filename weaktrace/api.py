@@ -25,6 +25,8 @@ from weaktrace.errors import (
 )
 from weaktrace.ir.printer import pp_program
 from weaktrace.ir.values import AbstractValue, Program
+from weaktrace.lowering import stages
+from weaktrace.lowering.evaluate import eval_program
 
 _PY_SCALARS = (bool, int, float, complex)
 
@@ -96,9 +98,16 @@ class Traced:
     promotions: tuple[Promotion, ...]
     policy: Policy
     fun: Callable[..., Any]
+    jit_options: dict[str, Any] = dataclasses.field(default_factory=dict)
 
     def __str__(self) -> str:
         return pp_program(self.program)
+
+    def lower(self) -> stages.Lowered:
+        """Lower to StableHLO through ``jax.jit`` (``.as_text()``, ``.compile()``)."""
+        flat = jax.tree_util.tree_leaves(self.in_avals, is_leaf=_is_aval)
+        return stages.lower(self.program, flat, self.in_tree, self.out_tree,
+                            _policy_x64(self.policy), self.jit_options)  # fmt: skip
 
     def _repr_pretty_(self, p: Any, cycle: bool) -> None:  # IPython
         p.text(str(self))
@@ -115,6 +124,15 @@ def _normalize_argnums(nums: int | Iterable[int] | None, what: str) -> tuple[int
         if not isinstance(n, int):
             raise StaticArgumentError(f"{what} must be ints, got {n!r}")
     return items
+
+
+def _is_aval(x: Any) -> bool:
+    return isinstance(x, AbstractValue)
+
+
+def _policy_x64(policy: Policy) -> bool | None:
+    """The x64 mode a policy pins (None: it follows jax's config)."""
+    return getattr(policy, "x64", None)
 
 
 class TracedFunction:
@@ -140,7 +158,42 @@ class TracedFunction:
         names = (static_argnames,) if isinstance(static_argnames, str) else static_argnames
         self.static_argnames = tuple(names or ())
         self.donate_argnums = _normalize_argnums(donate_argnums, "donate_argnums")
-        self.jit_options = jit_options
+        self.jit_options = _jit_options(jit_options)
+        self.traces = 0  # how often jax.jit traced us: one per compile-cache entry
+        self._x64 = _policy_x64(self.policy)
+        # Calls go through jax.jit's own C++ dispatch and cache: a repeat call costs
+        # what a jax.jit call costs, and weak and strong inputs get separate entries
+        # exactly where jax's do.
+        def run(*args: Any, **kwargs: Any) -> Any:
+            return self._run(*args, **kwargs)
+
+        functools.update_wrapper(run, fun)  # names the module; gives jit the signature
+        self._jitted = jax.jit(
+            run,
+            static_argnums=self.static_argnums or None,
+            static_argnames=self.static_argnames or None,
+            donate_argnums=self.donate_argnums or None,
+            **self.jit_options,
+        )
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """Trace (on the first call for these types), compile, and run on the device."""
+        if self._x64 is None:
+            return self._jitted(*args, **kwargs)
+        with stages.x64_mode(self._x64):
+            return self._jitted(*args, **kwargs)
+
+    def _run(self, *args: Any, **kwargs: Any) -> Any:
+        """What jax.jit traces: our trace for the arguments' types, then the program
+        evaluated with the lax lowering rules."""
+        self.traces += 1
+        traced, leaves = self._trace(args, kwargs)
+        outs = eval_program(traced.program, leaves)
+        return jax.tree_util.tree_unflatten(traced.out_tree, outs)
+
+    def lower(self, *args: Any, **kwargs: Any) -> stages.Lowered:
+        """``f.trace(*args).lower()``."""
+        return self.trace(*args, **kwargs).lower()
 
     def __repr__(self) -> str:
         return f"<weaktrace.trace of {getattr(self.fun, '__qualname__', self.fun)!r}>"
@@ -173,6 +226,10 @@ class TracedFunction:
 
     def trace(self, *args: Any, **kwargs: Any) -> Traced:
         """Trace with the given arguments (arrays, scalars, ShapeDtypeStructs)."""
+        with stages.x64_mode(self._x64):
+            return self._trace(args, kwargs)[0]
+
+    def _trace(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Traced, list[Any]]:
         statics, dyn_args, dyn_kwargs, static_kwargs = self._split(args, kwargs)
         leaves, in_tree = jax.tree_util.tree_flatten((dyn_args, dyn_kwargs))
         rules = self.policy.trace_rules()
@@ -186,7 +243,7 @@ class TracedFunction:
             out_leaves, out_tree = jax.tree_util.tree_flatten(out)
             outs = [_output(o, b) for o in out_leaves]
             program = b.program(outs)
-        return Traced(
+        traced = Traced(
             program,
             jax.tree_util.tree_unflatten(in_tree, in_avals),
             jax.tree_util.tree_unflatten(out_tree, [o.aval for o in outs]),
@@ -195,13 +252,48 @@ class TracedFunction:
             tuple(b.promotions),
             self.policy,
             self.fun,
+            {k: v for k, v in self.jit_options.items() if k != "static_argnums"},
         )
+        return traced, leaves
 
     def explain(self, *args: Any, file: TextIO | None = None, **kwargs: Any) -> Explanation:
         """Print (to `file`, default stdout) and return every implicit promotion."""
         report = self.trace(*args, **kwargs).explain()
         print(report, file=file or sys.stdout)
         return report
+
+
+def _jit_options(options: dict[str, Any]) -> dict[str, Any]:
+    """jax.jit options passed through; ``device=`` becomes single-device shardings."""
+    out = dict(options)
+    device = out.pop("device", None)
+    if device is not None:
+        if not isinstance(device, jax.Device):
+            raise InvalidInputError(
+                f"device= must be a jax.Device (e.g. jax.devices()[0]), got {device!r}"
+            )
+        sharding = jax.sharding.SingleDeviceSharding(device)
+        out.setdefault("in_shardings", sharding)
+        out.setdefault("out_shardings", sharding)
+    for key in ("in_shardings", "out_shardings"):
+        bad = [
+            s
+            for s in jax.tree_util.tree_leaves(out.get(key))
+            if not isinstance(s, jax.sharding.Sharding)
+        ]
+        if bad:
+            raise InvalidInputError(
+                f"{key} must be jax.sharding.Sharding objects (e.g. NamedSharding(mesh, "
+                f"PartitionSpec('x'))) or a pytree of them; got {bad[0]!r}"
+            )
+    allowed = {"in_shardings", "out_shardings", "keep_unused", "inline", "backend"}
+    unknown = set(out) - allowed
+    if unknown:
+        raise InvalidInputError(
+            f"unsupported jit options {sorted(unknown)}; weaktrace.trace passes through "
+            f"{sorted(allowed | {'device', 'static_argnums', 'static_argnames', 'donate_argnums'})}"
+        )
+    return out
 
 
 def _output(o: Any, b: Any) -> Any:
@@ -249,4 +341,3 @@ def trace(
     return TracedFunction(fun, **options)
 
 
-_ = Tracer

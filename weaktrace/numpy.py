@@ -458,9 +458,10 @@ def round(a: Any, decimals: int = 0, out: None = None) -> Any:
                      round(_emit(b, P.imag_p, a), decimals))  # fmt: skip
     (a,) = _promote(b, "round", [a], _to_inexact)
     if decimals == 0:
-        return _emit(b, P.round_p, a)
+        return _emit(b, P.round_p, a, rounding_method=1)
     factor = _const_like(b, a, 10.0**decimals)
-    return _emit(b, P.div_p, _emit(b, P.round_p, _emit(b, P.mul_p, a, factor)), factor)
+    scaled = _emit(b, P.round_p, _emit(b, P.mul_p, a, factor), rounding_method=1)
+    return _emit(b, P.div_p, scaled, factor)
 
 
 def square(x: Any, /) -> Any:
@@ -613,7 +614,7 @@ def _float_divmod(b: Builder, x1: Any, x2: Any) -> tuple[Any, Any]:
     ind_b = _promote_shapes(b, "divmod", [ind, mod])[0]
     mod = _select(b, ind_b, add(mod, x2), mod)
     div = _select(b, ind_b, subtract(div, 1.0), div)
-    return _emit(b, P.round_p, div), mod
+    return _emit(b, P.round_p, div, rounding_method=0), mod
 
 
 def _select(b: Builder, pred: Any, on_true: Any, on_false: Any) -> Any:

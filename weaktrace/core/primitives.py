@@ -166,7 +166,13 @@ abs_p = _def("abs", _abs)
 square_p = _nary("square", NUMERIC)
 floor_p = _nary("floor", FLOAT)
 ceil_p = _nary("ceil", FLOAT)
-round_p = _nary("round", FLOAT)
+def _round(x: AbstractValue, *, rounding_method: int) -> list[AbstractValue]:
+    """lax.round: rounding_method 0 rounds halves away from zero, 1 to even (jnp.round)."""
+    _require("round", x, FLOAT, _KIND_TEXT[FLOAT])
+    return [x]
+
+
+round_p = _def("round", _round)
 is_finite_p = _nary("is_finite", FLOAT, _bool)
 exp_p = _nary("exp", INEXACT)
 exp2_p = _nary("exp2", INEXACT)

@@ -1,0 +1,152 @@
+"""One lowering rule per primitive, onto public ``jax.lax``.
+
+A rule takes jax values (tracers under ``jax.jit``, or concrete arrays) and the
+equation's params, and returns one jax value. Promotions are already explicit in
+the program, so every rule is a plain lax call; conversions bind
+``jax.lax.convert_element_type_p`` so that weak types survive exactly as in a
+jaxpr that jax.numpy produced.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import jax
+import numpy as np
+from jax import lax
+
+from weaktrace.core import primitives as P
+from weaktrace.ir.values import Primitive, lowering_rules
+
+Rule = Callable[..., Any]
+
+
+def _register(prim: Primitive, rule: Rule) -> None:
+    lowering_rules[prim] = rule
+
+
+def convert(x: Any, *, new_dtype: np.dtype, weak_type: bool) -> Any:
+    """``convert_element_type[new_dtype, weak_type]`` exactly, falling back to the
+    public ``lax.convert_element_type`` (strong) if the primitive's params differ."""
+    try:
+        return lax.convert_element_type_p.bind(
+            x, new_dtype=np.dtype(new_dtype), weak_type=bool(weak_type), sharding=None
+        )
+    except TypeError:  # pragma: no cover - a jax whose convert params changed
+        return lax.convert_element_type(x, new_dtype)
+
+
+for _prim, _fn in {
+    P.neg_p: lax.neg, P.sign_p: lax.sign, P.abs_p: lax.abs, P.floor_p: lax.floor,
+    P.ceil_p: lax.ceil, P.is_finite_p: lax.is_finite, P.exp_p: lax.exp,
+    P.exp2_p: lax.exp2, P.log_p: lax.log, P.log1p_p: lax.log1p, P.expm1_p: lax.expm1,
+    P.sin_p: lax.sin, P.cos_p: lax.cos, P.tan_p: lax.tan, P.asin_p: lax.asin,
+    P.acos_p: lax.acos, P.atan_p: lax.atan, P.sinh_p: lax.sinh, P.cosh_p: lax.cosh,
+    P.tanh_p: lax.tanh, P.sqrt_p: lax.sqrt, P.rsqrt_p: lax.rsqrt, P.cbrt_p: lax.cbrt,
+    P.not_p: lax.bitwise_not, P.real_p: lax.real, P.imag_p: lax.imag, P.conj_p: lax.conj,
+    P.square_p: lax.square, P.add_p: lax.add, P.sub_p: lax.sub, P.mul_p: lax.mul,
+    P.div_p: lax.div, P.rem_p: lax.rem, P.pow_p: lax.pow, P.max_p: lax.max,
+    P.min_p: lax.min, P.atan2_p: lax.atan2, P.and_p: lax.bitwise_and,
+    P.or_p: lax.bitwise_or, P.xor_p: lax.bitwise_xor, P.shift_left_p: lax.shift_left,
+    P.shift_right_arithmetic_p: lax.shift_right_arithmetic,
+    P.shift_right_logical_p: lax.shift_right_logical, P.eq_p: lax.eq, P.ne_p: lax.ne,
+    P.lt_p: lax.lt, P.le_p: lax.le, P.gt_p: lax.gt, P.ge_p: lax.ge,
+    P.complex_p: lax.complex, P.select_n_p: lax.select_n, P.clamp_p: lax.clamp,
+}.items():  # fmt: skip
+    _register(_prim, _fn)
+
+_ROUNDING = {0: lax.RoundingMethod.AWAY_FROM_ZERO, 1: lax.RoundingMethod.TO_NEAREST_EVEN}
+
+_register(P.round_p, lambda x, *, rounding_method: lax.round(x, _ROUNDING[rounding_method]))
+_register(P.integer_pow_p, lambda x, *, y: lax.integer_pow(x, y))
+_register(P.convert_element_type_p, convert)
+_register(
+    P.broadcast_in_dim_p,
+    lambda x, *, shape, broadcast_dimensions: lax.broadcast_in_dim(x, shape, broadcast_dimensions),
+)
+_register(P.reshape_p, lambda x, *, new_sizes: lax.reshape(x, new_sizes))
+_register(P.transpose_p, lambda x, *, permutation: lax.transpose(x, permutation))
+_register(P.squeeze_p, lambda x, *, dimensions: lax.squeeze(x, dimensions))
+_register(P.expand_dims_p, lambda x, *, dimensions: lax.expand_dims(x, dimensions))
+_register(P.concatenate_p, lambda *xs, dimension: lax.concatenate(xs, dimension))
+_register(P.rev_p, lambda x, *, dimensions: lax.rev(x, dimensions))
+_register(
+    P.slice_p,
+    lambda x, *, start_indices, limit_indices, strides: lax.slice(
+        x, start_indices, limit_indices, strides
+    ),
+)
+_register(
+    P.dynamic_slice_p,
+    lambda x, *starts, slice_sizes: lax.dynamic_slice(x, starts, slice_sizes),
+)
+_register(
+    P.iota_p,
+    lambda *, dtype, shape, dimension: lax.broadcasted_iota(dtype, shape, dimension),
+)
+_register(
+    P.dot_general_p,
+    lambda x, y, *, dimension_numbers, preferred_element_type: lax.dot_general(
+        x, y, dimension_numbers, preferred_element_type=preferred_element_type
+    ),
+)
+_register(P.argmax_p, lambda x, *, axes, index_dtype: lax.argmax(x, axes[0], index_dtype))
+_register(P.argmin_p, lambda x, *, axes, index_dtype: lax.argmin(x, axes[0], index_dtype))
+
+
+def _gather(x: Any, idx: Any, *, axis: int) -> Any:
+    """x[idx] along one axis, out-of-range indices clamped (jax.numpy's retrieval rule)."""
+    ndim, k = x.ndim, idx.ndim
+    dnums = lax.GatherDimensionNumbers(
+        offset_dims=tuple(range(axis)) + tuple(range(axis + k, ndim - 1 + k)),
+        collapsed_slice_dims=(axis,),
+        start_index_map=(axis,),
+    )
+    sizes = tuple(1 if i == axis else s for i, s in enumerate(x.shape))
+    return lax.gather(x, idx[..., None], dnums, sizes, mode=lax.GatherScatterMode.CLIP)
+
+
+_register(P.gather_p, _gather)
+
+
+def _identity(op: str, dtype: np.dtype) -> Any:
+    """The identity of a reduction monoid in `dtype` (what jnp passes as init_val)."""
+    dt = np.dtype(dtype)
+    kind = P.kind(dt)
+    if op in ("sum", "or"):
+        return np.array(False if kind == "b" else 0, dt)
+    if op == "prod" or (op == "and" and kind == "b"):
+        return np.array(True if kind == "b" else 1, dt)
+    if op == "and":  # all bits set
+        return np.array(-1 if kind == "i" else jax.numpy.iinfo(dt).max, dt)
+    big = op == "min"
+    if kind == "b":
+        return np.array(big, dt)
+    if kind in "iu":
+        info = jax.numpy.iinfo(dt)
+        return np.array(info.max if big else info.min, dt)
+    return np.array(np.inf if big else -np.inf, dt)
+
+
+def _reduction(op: str, monoid: Callable[[Any, Any], Any]) -> Rule:
+    def rule(x: Any, *, axes: tuple[int, ...]) -> Any:
+        # lax.reduce recognises the (monoid, identity) pair and emits reduce_<op>.
+        return lax.reduce(x, _identity(op, x.dtype), monoid, axes)
+
+    return rule
+
+
+_register(P.reduce_sum_p, _reduction("sum", lax.add))
+_register(P.reduce_prod_p, _reduction("prod", lax.mul))
+_register(P.reduce_max_p, _reduction("max", lax.max))
+_register(P.reduce_min_p, _reduction("min", lax.min))
+_register(P.reduce_and_p, _reduction("and", lax.bitwise_and))
+_register(P.reduce_or_p, _reduction("or", lax.bitwise_or))
+
+
+def missing_rules() -> list[str]:
+    """Primitives with a type rule but no lowering rule (should be none)."""
+    from weaktrace.ir.values import abstract_eval_rules
+
+    return sorted(p.name for p in abstract_eval_rules if p not in lowering_rules)
