@@ -85,7 +85,11 @@ def assert_close(theirs: object, ours: object, context: str) -> None:
     import numpy as np
 
     assert isinstance(theirs, jax.Array) and isinstance(ours, jax.Array), context
-    assert (ours.dtype, ours.weak_type, ours.shape) == (theirs.dtype, theirs.weak_type, theirs.shape), context
+    assert (ours.dtype, ours.weak_type, ours.shape) == (
+        theirs.dtype,
+        theirs.weak_type,
+        theirs.shape,
+    ), context
     a = np.asarray(theirs)
     b = np.asarray(ours)
     if a.dtype.kind in "biu" or a.dtype.name in ("int4", "uint4", "int2", "uint2"):
@@ -94,7 +98,9 @@ def assert_close(theirs: object, ours: object, context: str) -> None:
     wide = a.astype(np.complex128 if a.dtype.kind == "c" else np.float64)
     got = b.astype(wide.dtype)
     eps = float(jnp.finfo(a.dtype if a.dtype.kind != "c" else np.finfo(a.dtype).dtype).eps)
-    np.testing.assert_allclose(got, wide, rtol=4 * eps, atol=4 * eps, equal_nan=True, err_msg=context)
+    np.testing.assert_allclose(
+        got, wide, rtol=4 * eps, atol=4 * eps, equal_nan=True, err_msg=context
+    )
 
 
 def check_values(program: Program, x64: bool) -> None:

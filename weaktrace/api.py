@@ -15,7 +15,7 @@ from typing import Any, TextIO
 import jax
 import numpy as np
 
-from weaktrace.core.trace import Promotion, Tracer, new_trace, operand
+from weaktrace.core.trace import Promotion, new_trace, operand
 from weaktrace.dtypes import as_policy, registry
 from weaktrace.dtypes.policy import Policy
 from weaktrace.errors import (
@@ -150,7 +150,7 @@ class TracedFunction:
     ) -> None:
         if not callable(fun):
             raise InvalidInputError(f"weaktrace.trace needs a callable, got {fun!r}")
-        functools.update_wrapper(self, fun)  # type: ignore[arg-type]
+        functools.update_wrapper(self, fun)
         self.fun = fun
         self.__name__: str = getattr(fun, "__name__", type(fun).__name__)
         self.policy = as_policy(policy)
@@ -161,6 +161,7 @@ class TracedFunction:
         self.jit_options = _jit_options(jit_options)
         self.traces = 0  # how often jax.jit traced us: one per compile-cache entry
         self._x64 = _policy_x64(self.policy)
+
         # Calls go through jax.jit's own C++ dispatch and cache: a repeat call costs
         # what a jax.jit call costs, and weak and strong inputs get separate entries
         # exactly where jax's do.
@@ -339,5 +340,3 @@ def trace(
     if fun is None:
         return lambda f: TracedFunction(f, **options)
     return TracedFunction(fun, **options)
-
-

@@ -166,6 +166,8 @@ abs_p = _def("abs", _abs)
 square_p = _nary("square", NUMERIC)
 floor_p = _nary("floor", FLOAT)
 ceil_p = _nary("ceil", FLOAT)
+
+
 def _round(x: AbstractValue, *, rounding_method: int) -> list[AbstractValue]:
     """lax.round: rounding_method 0 rounds halves away from zero, 1 to even (jnp.round)."""
     _require("round", x, FLOAT, _KIND_TEXT[FLOAT])

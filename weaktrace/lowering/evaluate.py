@@ -16,7 +16,7 @@ _PY_TYPE = {"i": int, "u": int, "f": float, "c": complex}
 
 
 def _defaults() -> dict[str, np.dtype]:
-    x64 = bool(jax.config.jax_enable_x64)
+    x64 = bool(jax.config.read("jax_enable_x64"))
     names = ("int64", "float64", "complex128") if x64 else ("int32", "float32", "complex64")
     return dict(zip("ifc", map(np.dtype, names), strict=True))
 

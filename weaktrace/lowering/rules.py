@@ -54,7 +54,7 @@ for _prim, _fn in {
     P.lt_p: lax.lt, P.le_p: lax.le, P.gt_p: lax.gt, P.ge_p: lax.ge,
     P.complex_p: lax.complex, P.select_n_p: lax.select_n, P.clamp_p: lax.clamp,
 }.items():  # fmt: skip
-    _register(_prim, _fn)
+    _register(_prim, _fn)  # type: ignore[arg-type]
 
 _ROUNDING = {0: lax.RoundingMethod.AWAY_FROM_ZERO, 1: lax.RoundingMethod.TO_NEAREST_EVEN}
 

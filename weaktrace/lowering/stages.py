@@ -20,7 +20,7 @@ from weaktrace.lowering.evaluate import eval_program
 @contextlib.contextmanager
 def x64_mode(x64: bool | None) -> Iterator[None]:
     """Run jax under the policy's x64 choice (None: leave jax's config alone)."""
-    if x64 is None or x64 == bool(jax.config.jax_enable_x64):
+    if x64 is None or x64 == bool(jax.config.read("jax_enable_x64")):
         yield
     else:
         with jax.enable_x64(x64):
