@@ -41,7 +41,9 @@ def test_static_argnums_and_argnames():
     with pytest.raises(wt.StaticArgumentError, match="unhashable"):
         f.trace(np.ones(3), [3], axis=0)
     with pytest.raises(wt.StaticArgumentError, match="positional"):
-        wt.trace(lambda x: x, static_argnums=2).trace(1.0)
+        wt.trace(lambda x: x, static_argnums=2)
+    with pytest.raises(wt.StaticArgumentError, match="positional"):
+        wt.trace(lambda *xs: xs[0], static_argnums=2).trace(1.0)
 
 
 def test_explain_lists_every_implicit_promotion_with_source(capsys):

@@ -169,13 +169,19 @@ class TracedFunction:
             return self._run(*args, **kwargs)
 
         functools.update_wrapper(run, fun)  # names the module; gives jit the signature
-        self._jitted = jax.jit(
-            run,
-            static_argnums=self.static_argnums or None,
-            static_argnames=self.static_argnames or None,
-            donate_argnums=self.donate_argnums or None,
-            **self.jit_options,
-        )
+        try:
+            self._jitted = jax.jit(
+                run,
+                static_argnums=self.static_argnums or None,
+                static_argnames=self.static_argnames or None,
+                donate_argnums=self.donate_argnums or None,
+                **self.jit_options,
+            )
+        except (TypeError, ValueError) as err:  # jax checks argnums against the signature
+            raise StaticArgumentError(
+                f"{self.__name__}: {err} Fix static_argnums / static_argnames / "
+                "donate_argnums to name arguments the function has."
+            ) from None
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         """Trace (on the first call for these types), compile, and run on the device."""
