@@ -106,8 +106,9 @@ class Traced:
     def lower(self) -> stages.Lowered:
         """Lower to StableHLO through ``jax.jit`` (``.as_text()``, ``.compile()``)."""
         flat = jax.tree_util.tree_leaves(self.in_avals, is_leaf=_is_aval)
+        name = getattr(self.fun, "__name__", "run")
         return stages.lower(self.program, flat, self.in_tree, self.out_tree,
-                            _policy_x64(self.policy), self.jit_options)  # fmt: skip
+                            _policy_x64(self.policy), self.jit_options, name)  # fmt: skip
 
     def _repr_pretty_(self, p: Any, cycle: bool) -> None:  # IPython
         p.text(str(self))

@@ -82,12 +82,13 @@ class Compiled:
 
 
 def lower(program: Program, in_avals: list[AbstractValue], in_tree: Any, out_tree: Any,
-          x64: bool | None, jit_options: dict[str, Any]) -> Lowered:  # fmt: skip
+          x64: bool | None, jit_options: dict[str, Any], name: str = "run") -> Lowered:  # fmt: skip
     """Lower a program for its input types through ``jax.jit``."""
 
     def run(*leaves: Any) -> list[Any]:
         return eval_program(program, leaves)
 
+    run.__name__ = run.__qualname__ = name  # the StableHLO module is named after it
     with x64_mode(x64):
         jax_lowered = jax.jit(run, **jit_options).lower(*[spec(a) for a in in_avals])
     return Lowered(jax_lowered, program, in_tree, out_tree, x64)
