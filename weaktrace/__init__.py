@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from weaktrace import numpy
 from weaktrace.api import Explanation, Traced, TracedFunction, trace
+from weaktrace.compare import Comparison, compare
 from weaktrace.dtypes import Lattice, Policy, policy, promote_types, promotion_table, result_type
 from weaktrace.errors import (
     ArgumentOverflowError,
@@ -37,6 +38,7 @@ __version__ = "0.1.0"
 __all__ = [
     "AbstractValue",
     "ArgumentOverflowError",
+    "Comparison",
     "ConcretizationError",
     "Equation",
     "Explanation",
@@ -61,6 +63,7 @@ __all__ = [
     "Var",
     "WeakLiteralOverflowWarning",
     "WeaktraceError",
+    "compare",
     "numpy",
     "policy",
     "promote_types",

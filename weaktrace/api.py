@@ -34,17 +34,17 @@ _PY_SCALARS = (bool, int, float, complex)
 def abstractify(x: Any, rules: Any) -> AbstractValue:
     """The abstract value an argument enters a trace with (as ``jax.jit`` sees it)."""
     cls = x.__class__
-    if cls is bool:
-        return AbstractValue.make((), np.dtype(bool), False)
     if cls in _PY_SCALARS:
-        dt = rules.python_scalar_dtype(cls)
+        dt, weak = rules.python_scalar(cls)
+        if cls is bool:
+            return AbstractValue.make((), dt, weak)
         if cls is int and not np.iinfo(dt).min <= x <= np.iinfo(dt).max:
             raise ArgumentOverflowError(
                 f"Python int argument {x} does not fit {dt}, the dtype a Python int takes "
                 f"here{'' if rules.x64 else ' (x64 is off)'}. Pass an array with an explicit "
                 "dtype, e.g. numpy.int64(x) with x64 enabled, or a float."
             )
-        return AbstractValue.make((), dt, True)
+        return AbstractValue.make((), dt, weak)
     if isinstance(x, jax.ShapeDtypeStruct):
         return AbstractValue(x.shape, x.dtype, bool(getattr(x, "weak_type", False)))
     if isinstance(x, AbstractValue):
@@ -108,7 +108,8 @@ class Traced:
         flat = jax.tree_util.tree_leaves(self.in_avals, is_leaf=_is_aval)
         name = getattr(self.fun, "__name__", "run")
         return stages.lower(self.program, flat, self.in_tree, self.out_tree,
-                            _policy_x64(self.policy), self.jit_options, name)  # fmt: skip
+                            _policy_x64(self.policy), self.jit_options, name,
+                            self.policy.trace_rules())  # fmt: skip
 
     def _repr_pretty_(self, p: Any, cycle: bool) -> None:  # IPython
         p.text(str(self))
@@ -162,6 +163,7 @@ class TracedFunction:
         self.jit_options = _jit_options(jit_options)
         self.traces = 0  # how often jax.jit traced us: one per compile-cache entry
         self._x64 = _policy_x64(self.policy)
+        self._rules = None if self.policy.name == "jax" else self.policy.trace_rules()
 
         # Calls go through jax.jit's own C++ dispatch and cache: a repeat call costs
         # what a jax.jit call costs, and weak and strong inputs get separate entries
@@ -196,7 +198,7 @@ class TracedFunction:
         evaluated with the lax lowering rules."""
         self.traces += 1
         traced, leaves = self._trace(args, kwargs)
-        outs = eval_program(traced.program, leaves)
+        outs = eval_program(traced.program, leaves, stages.dtype_map(self._rules, traced.program))
         return jax.tree_util.tree_unflatten(traced.out_tree, outs)
 
     def lower(self, *args: Any, **kwargs: Any) -> stages.Lowered:

@@ -40,22 +40,6 @@ _NO_PARAMS: dict[str, Any] = {}
 _BOOL = np.dtype(bool)
 _INT32 = np.dtype("int32")
 _F32 = np.dtype("float32")
-_TO_INEXACT = {
-    np.dtype(k): np.dtype(v)
-    for k, v in [
-        ("bool", "float32"),
-        ("uint4", "float32"),
-        ("int4", "float32"),
-        ("uint8", "float32"),
-        ("int8", "float32"),
-        ("uint16", "float32"),
-        ("int16", "float32"),
-        ("uint32", "float32"),
-        ("int32", "float32"),
-        ("uint64", "float64"),
-        ("int64", "float64"),
-    ]
-}  # fmt: skip  - jax._src.dtypes._dtype_to_inexact
 
 
 def _kind(x: Any) -> str:
@@ -92,37 +76,23 @@ def _convert(b: Builder, x: Any, dtype: np.dtype, weak: bool) -> Any:
         return x
     if x.var.__class__ is Literal:  # a constant: fold the conversion, as JAX does
         aval = _make((), dtype, weak)
-        return Tracer(aval, Literal(literal_value(x.var.value, dtype), aval), b)
+        value = literal_value(x.var.value, dtype, b.rules.int_overflow)
+        return Tracer(aval, Literal(value, aval), b)
     return b.emit(P.convert_element_type_p, (x,), {"new_dtype": dtype, "weak_type": weak})
 
 
-def _to_inexact(dt: np.dtype) -> np.dtype:
-    return _TO_INEXACT.get(dt, dt)
-
-
-def _to_numeric(dt: np.dtype) -> np.dtype:
-    return _INT32 if dt == _BOOL else dt
-
-
-def _to_complex(dt: np.dtype) -> np.dtype:
-    inexact = _to_inexact(dt)
-    wide = inexact in (np.dtype("float64"), np.dtype("complex128"))
-    return np.dtype("complex128") if wide else np.dtype("complex64")
-
-
-def _promote(
-    b: Builder, fn: str, ops: list[Any], target: Callable[[np.dtype], np.dtype] | None = None
-) -> list[Any]:
-    """promote_dtypes{,_inexact,_numeric,_complex}: join, map the dtype, convert each."""
-    if target is None:
+def _promote(b: Builder, fn: str, ops: list[Any], target: str | None = None) -> list[Any]:
+    """promote_dtypes{,_inexact,_numeric,_complex}: the policy decides the dtype the
+    operation computes in (for JAX: join, then map to inexact/numeric/complex), and
+    every operand is converted to it."""
+    if target is None and not b.rules.checks_ops:
         if len(ops) < 2:
             return ops
         first = ops[0].aval
-        if len(ops) == 2 and ops[1].aval[1:] == first[1:] and not (first[2] and first[1] == _BOOL):
-            return ops  # same dtype and weak flag (weak bools do become strong): no-op
-    dt, weak = b.rules.join([o.aval for o in ops])
-    if target is not None:
-        dt = target(dt)
+        same = len(ops) == 2 and ops[1].aval[1:] == first[1:]
+        if same and (not first[2] or (b.rules.weak_results and first[1] != _BOOL)):
+            return ops  # same dtype and weak flag: no-op (weak bools become strong)
+    dt, weak = b.rules.promote(fn, [o.aval for o in ops], target)
     out = []
     for o in ops:
         c = _convert(b, o, dt, weak)
@@ -193,7 +163,7 @@ def _promote_shapes(b: Builder, fn: str, ops: list[Any]) -> list[Any]:
     return [_broadcast_rank(b, o, rank) for o in ops]
 
 
-def _args(b: Builder, fn: str, args: Sequence[Any], target: Any = None) -> list[Any]:
+def _args(b: Builder, fn: str, args: Sequence[Any], target: str | None = None) -> list[Any]:
     return _promote_shapes(b, fn, _promote(b, fn, _operands(b, args), target))
 
 
@@ -235,7 +205,7 @@ def _to_bool(b: Builder, x: Any) -> Any:
 # -- elementwise, by family ------------------------------------------------------------
 
 
-def _unary(name: str, prim: Any, target: Any = None) -> Callable[[Any], Any]:
+def _unary(name: str, prim: Any, target: str | None = None) -> Callable[[Any], Any]:
     eager = getattr(jnp, name)
 
     def fn(x: Any, /) -> Any:
@@ -250,7 +220,7 @@ def _unary(name: str, prim: Any, target: Any = None) -> Callable[[Any], Any]:
     return fn
 
 
-def _binary(name: str, prim: Any, target: Any = None) -> Callable[[Any, Any], Any]:
+def _binary(name: str, prim: Any, target: str | None = None) -> Callable[[Any, Any], Any]:
     eager = getattr(jnp, name)
 
     def fn(x: Any, y: Any, /) -> Any:
@@ -264,22 +234,22 @@ def _binary(name: str, prim: Any, target: Any = None) -> Callable[[Any, Any], An
     return fn
 
 
-exp = _unary("exp", P.exp_p, _to_inexact)
-exp2 = _unary("exp2", P.exp2_p, _to_inexact)
-expm1 = _unary("expm1", P.expm1_p, _to_inexact)
-log = _unary("log", P.log_p, _to_inexact)
-log1p = _unary("log1p", P.log1p_p, _to_inexact)
-sin = _unary("sin", P.sin_p, _to_inexact)
-cos = _unary("cos", P.cos_p, _to_inexact)
-tan = _unary("tan", P.tan_p, _to_inexact)
-arcsin = _unary("arcsin", P.asin_p, _to_inexact)
-arccos = _unary("arccos", P.acos_p, _to_inexact)
-arctan = _unary("arctan", P.atan_p, _to_inexact)
-sinh = _unary("sinh", P.sinh_p, _to_inexact)
-cosh = _unary("cosh", P.cosh_p, _to_inexact)
-tanh = _unary("tanh", P.tanh_p, _to_inexact)
-sqrt = _unary("sqrt", P.sqrt_p, _to_inexact)
-cbrt = _unary("cbrt", P.cbrt_p, _to_inexact)
+exp = _unary("exp", P.exp_p, "inexact")
+exp2 = _unary("exp2", P.exp2_p, "inexact")
+expm1 = _unary("expm1", P.expm1_p, "inexact")
+log = _unary("log", P.log_p, "inexact")
+log1p = _unary("log1p", P.log1p_p, "inexact")
+sin = _unary("sin", P.sin_p, "inexact")
+cos = _unary("cos", P.cos_p, "inexact")
+tan = _unary("tan", P.tan_p, "inexact")
+arcsin = _unary("arcsin", P.asin_p, "inexact")
+arccos = _unary("arccos", P.acos_p, "inexact")
+arctan = _unary("arctan", P.atan_p, "inexact")
+sinh = _unary("sinh", P.sinh_p, "inexact")
+cosh = _unary("cosh", P.cosh_p, "inexact")
+tanh = _unary("tanh", P.tanh_p, "inexact")
+sqrt = _unary("sqrt", P.sqrt_p, "inexact")
+cbrt = _unary("cbrt", P.cbrt_p, "inexact")
 negative = _unary("negative", P.neg_p)
 sign = _unary("sign", P.sign_p)
 bitwise_not = _unary("bitwise_not", P.not_p)
@@ -288,14 +258,53 @@ invert = _unary("invert", P.not_p)
 subtract = _binary("subtract", P.sub_p)
 maximum = _binary("maximum", P.max_p)
 minimum = _binary("minimum", P.min_p)
-equal = _binary("equal", P.eq_p)
-not_equal = _binary("not_equal", P.ne_p)
+
+
+def _compare_args(b: Builder, name: str, x: Any, y: Any) -> list[Any]:
+    """Comparison operands. NumPy compares a Python int exactly even when it does not fit
+    the array's dtype (``np.int8(1) < 300`` is True): under a policy that raises on such
+    ints, the comparison then runs in the dtype the int needs (int64, as numpy does)."""
+    try:
+        return _args(b, name, (x, y))
+    except OverflowError:
+        ops = _operands(b, (x, y))
+        if not builtins.any(_kind(o) in "iu" and _python_literal(o) is None for o in ops):
+            raise  # numpy's exact path is for integer arrays only
+        wide = [_widen_int_literal(b, o) for o in ops]
+        return _promote_shapes(b, name, _promote(b, name, wide))
+
+
+def _widen_int_literal(b: Builder, o: Tracer) -> Tracer:
+    """A Python int operand as a strong int64, or float64 beyond int64's range."""
+    value = _python_literal(o)
+    if value.__class__ is not int:
+        return o
+    fits = -(2**63) <= value < 2**63
+    return _convert(b, o, b.rules.defaults["i" if fits else "f"], False)
+
+
+def _comparison(name: str, prim: Any) -> Callable[[Any, Any], Any]:
+    eager = getattr(jnp, name)
+
+    def fn(x: Any, y: Any, /) -> Any:
+        b = _builder(x, y)
+        if b is None:
+            return eager(x, y)
+        return b.emit(prim, tuple(_compare_args(b, name, x, y)), _NO_PARAMS)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"``jax.numpy.{name}``."
+    return fn
+
+
+equal = _comparison("equal", P.eq_p)
+not_equal = _comparison("not_equal", P.ne_p)
 bitwise_and = _binary("bitwise_and", P.and_p)
 bitwise_or = _binary("bitwise_or", P.or_p)
 bitwise_xor = _binary("bitwise_xor", P.xor_p)
-left_shift = _binary("left_shift", P.shift_left_p, _to_numeric)
-true_divide = _binary("true_divide", P.div_p, _to_inexact)
-arctan2 = _binary("arctan2", P.atan2_p, _to_inexact)
+left_shift = _binary("left_shift", P.shift_left_p, "numeric")
+true_divide = _binary("true_divide", P.div_p, "inexact")
+arctan2 = _binary("arctan2", P.atan2_p, "inexact")
 
 
 def divide(x1: Any, x2: Any, /) -> Any:
@@ -328,7 +337,7 @@ def _complex_compare(name: str, prim: Any) -> Callable[[Any, Any], Any]:
         b = _builder(x, y)
         if b is None:
             return eager(x, y)
-        x, y = _args(b, name, (x, y))
+        x, y = _compare_args(b, name, x, y)
         if _kind(x) != "c":
             return _emit(b, prim, x, y)
         # jnp orders complex numbers lexicographically: real parts, then imaginary.
@@ -382,7 +391,7 @@ def right_shift(x1: Any, x2: Any, /) -> Any:
     b = _builder(x1, x2)
     if b is None:
         return jnp.right_shift(x1, x2)
-    x1, x2 = _args(b, "right_shift", (x1, x2), _to_numeric)
+    x1, x2 = _args(b, "right_shift", (x1, x2), "numeric")
     prim = P.shift_right_logical_p if _kind(x1) == "u" else P.shift_right_arithmetic_p
     return _emit(b, prim, x1, x2)
 
@@ -399,7 +408,7 @@ def absolute(x: Any, /) -> Any:
     b = _builder(x)
     if b is None:
         return jnp.absolute(x)
-    x = operand(x, b)
+    (x,) = _promote(b, "absolute", [operand(x, b)])  # a policy may reject the operand
     return x if _kind(x) in "bu" else _emit(b, P.abs_p, x)
 
 
@@ -416,7 +425,7 @@ def _identity_on_integers(name: str, prim: Any) -> Callable[[Any], Any]:
         x = operand(x, b)
         if _kind(x) in "biu":
             return x
-        (x,) = _promote(b, name, [x], _to_inexact)
+        (x,) = _promote(b, name, [x], "inexact")
         return _emit(b, prim, x)
 
     fn.__name__ = fn.__qualname__ = name
@@ -456,7 +465,7 @@ def round(a: Any, decimals: int = 0, out: None = None) -> Any:
     if _kind(a) == "c":
         return _emit(b, P.complex_p, round(_emit(b, P.real_p, a), decimals),
                      round(_emit(b, P.imag_p, a), decimals))  # fmt: skip
-    (a,) = _promote(b, "round", [a], _to_inexact)
+    (a,) = _promote(b, "round", [a], "inexact")
     if decimals == 0:
         return _emit(b, P.round_p, a, rounding_method=1)
     factor = _const_like(b, a, 10.0**decimals)
@@ -469,7 +478,7 @@ def square(x: Any, /) -> Any:
     b = _builder(x)
     if b is None:
         return jnp.square(x)
-    (x,) = _promote(b, "square", [operand(x, b)], _to_numeric)
+    (x,) = _promote(b, "square", [operand(x, b)], "numeric")
     return _emit(b, P.square_p, x)
 
 
@@ -478,7 +487,7 @@ def reciprocal(x: Any, /) -> Any:
     b = _builder(x)
     if b is None:
         return jnp.reciprocal(x)
-    (x,) = _promote(b, "reciprocal", [operand(x, b)], _to_inexact)
+    (x,) = _promote(b, "reciprocal", [operand(x, b)], "inexact")
     return _emit(b, P.integer_pow_p, x, y=-1)
 
 
@@ -487,7 +496,7 @@ def log2(x: Any, /) -> Any:
     b = _builder(x)
     if b is None:
         return jnp.log2(x)
-    (x,) = _promote(b, "log2", [operand(x, b)], _to_inexact)
+    (x,) = _promote(b, "log2", [operand(x, b)], "inexact")
     if _kind(x) == "c":
         r = _emit(b, P.log_p, x)
         re, im = _emit(b, P.real_p, r), _emit(b, P.imag_p, r)
@@ -502,7 +511,7 @@ def log10(x: Any, /) -> Any:
     b = _builder(x)
     if b is None:
         return jnp.log10(x)
-    (x,) = _promote(b, "log10", [operand(x, b)], _to_inexact)
+    (x,) = _promote(b, "log10", [operand(x, b)], "inexact")
     real_dt = np.finfo(x.aval.dtype).dtype if _kind(x) == "c" else x.aval.dtype
     k = _strong_literal(b, 0.4342944819032518, real_dt)
     r = _emit(b, P.log_p, x)
@@ -588,7 +597,7 @@ def floor_divide(x1: Any, x2: Any, /) -> Any:
     b = _builder(x1, x2)
     if b is None:
         return jnp.floor_divide(x1, x2)
-    x1, x2 = _args(b, "floor_divide", (x1, x2), _to_numeric)
+    x1, x2 = _args(b, "floor_divide", (x1, x2), "numeric")
     k = _kind(x1)
     if k == "u" or k == "b":
         return _emit(b, P.div_p, x1, x2)
@@ -629,7 +638,7 @@ def remainder(x1: Any, x2: Any, /) -> Any:
     b = _builder(x1, x2)
     if b is None:
         return jnp.remainder(x1, x2)
-    x1, x2 = _args(b, "remainder", (x1, x2), _to_numeric)
+    x1, x2 = _args(b, "remainder", (x1, x2), "numeric")
     zero = _strong_literal(b, 0, x1.aval.dtype)  # jnp's _constant_like: a strong array
     if _kind(x2) in "iu":
         ones = _full_like(b, x2, 1)
@@ -656,10 +665,10 @@ def power(x1: Any, x2: Any, /) -> Any:
         except TypeError:
             pass
         else:
-            (x,) = _promote(b, "power", [operand(x1, b)], _to_numeric)
+            (x,) = _promote(b, "power", [operand(x1, b)], "numeric")
             return _emit(b, P.integer_pow_p, x, y=y)
     a1, a2 = _promote_shapes(b, "power", _operands(b, (x1, x2)))
-    p1, p2 = _promote(b, "power", [a1, a2], _to_numeric)
+    p1, p2 = _promote(b, "power", [a1, a2], "numeric")
     if _kind(p1) in "biu":
         if p1.aval.dtype.name in P._NARROW_INTS:
             raise OperandTypeError(
@@ -896,18 +905,6 @@ def stack(arrays: Sequence[Any], axis: int = 0, dtype: Any = None) -> Any:
 # -- reductions ------------------------------------------------------------------------
 
 
-def _promote_integer(b: Builder, dt: np.dtype) -> np.dtype:
-    """``_promote_integer_dtype``: small ints sum in the default int (uint in uint)."""
-    defaults = b.rules.defaults
-    k = P.kind(dt)
-    if k == "b":
-        return defaults["i"]
-    if k in "iu":
-        wide = defaults["u" if k == "u" else "i"]
-        return wide if np.iinfo(dt).bits < np.iinfo(wide).bits else dt
-    return dt
-
-
 def _upcast_f16(dt: np.dtype) -> np.dtype:
     return _F32 if dt in (np.dtype("float16"), np.dtype("bfloat16")) else dt
 
@@ -941,7 +938,7 @@ def _reduction(
         if not has_identity and builtins.any(x.aval.shape[d] == 0 for d in dims):
             raise ShapeError(f"zero-size array to reduction operation {name} which has no identity")
         if dtype is None:
-            result = _promote_integer(b, x.aval.dtype) if promote_integers else x.aval.dtype
+            result = b.rules.sum_dtype(x.aval.dtype) if promote_integers else x.aval.dtype
         else:
             result = b.rules.user_dtype(dtype)
         compute = _upcast_f16(result) if upcast and P.kind(result) in "fc" else result
@@ -974,7 +971,7 @@ def mean(a: Any, axis: Any = None, dtype: Any = None, out: None = None,
     if b is None:
         return jnp.mean(a, axis=axis, dtype=dtype, keepdims=keepdims)
     x = operand(a, b)
-    result = _to_inexact(x.aval.dtype) if dtype is None else b.rules.user_dtype(dtype)
+    result = b.rules.mean_dtype(x.aval.dtype) if dtype is None else b.rules.user_dtype(dtype)
     compute = _upcast_f16(result) if P.kind(result) in "fc" else result
     dims = _axes(axis, x.aval.ndim, "mean")
     count = math.prod(x.aval.shape[d] for d in dims)
@@ -1186,15 +1183,7 @@ def arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None) ->
                 "Mark the argument static (static_argnums) or compute the bound outside."
             )
     bounds = [v for v in (start, stop, step) if v is not None]
-    from weaktrace.dtypes import jax_rules
-
-    dt = (
-        b.rules.user_dtype(dtype)
-        if dtype is not None
-        else jax_rules.join_classified(
-            tuple(jax_rules.classify(v, b.rules.x64) for v in bounds), False, b.rules.x64
-        )[0]
-    )
+    dt = b.rules.user_dtype(dtype) if dtype is not None else b.rules.values_dtype(bounds)
     if stop is None and step is None and P.kind(dt) in "iu":
         return _emit(b, P.iota_p, dtype=dt, shape=(operator.index(start),), dimension=0)
     values = np.arange(start, stop, step).astype(dt)
@@ -1231,10 +1220,8 @@ def _array_operand(b: Builder, a: Any) -> Any:
         if not a:
             raise InvalidInputError("cannot make an array from an empty sequence while tracing")
         if not builtins.any(_has_tracer(v) for v in a):
-            from weaktrace.dtypes import jax_rules
-
             leaves = np.asarray(a, dtype=object).ravel().tolist()
-            dt = jax_rules.result(tuple(leaves), b.rules.strict, b.rules.x64)[0]
+            dt = b.rules.values_dtype(leaves)
             value = np.asarray(a, dtype=dt)
             return b.const(value, _make(value.shape, dt, False))
         return stack([_array_operand(b, v) for v in a])

@@ -166,9 +166,12 @@ _SCALAR_INFO: dict[np.dtype, tuple[str, Any, tuple[int, int] | None]] = {
 }
 
 
-def literal_value(value: Any, dt: np.dtype) -> Any:
+def literal_value(value: Any, dt: Any, overflow: str = "wrap") -> Any:
     """``np.asarray(value).astype(dt)`` as JAX's ``_convert_element_type`` does, warning
-    when a Python int does not fit the integer dtype it joins (JAX wraps it silently)."""
+    when a Python int does not fit the integer dtype it joins (JAX wraps it silently).
+    With ``overflow="raise"`` (NumPy's rule) such an int is an OverflowError instead."""
+    if not isinstance(dt, np.dtype):  # a policy-only dtype (MAX's index): keep the value
+        return value
     info = _SCALAR_INFO.get(dt)
     if info is not None:  # fast paths where the scalar constructor gives the same value
         k, scalar, bounds = info
@@ -179,6 +182,10 @@ def literal_value(value: Any, dt: np.dtype) -> Any:
             return scalar(value)
         if cls is int and bounds is not None and bounds[0] <= value <= bounds[1]:
             return scalar(value)
+    if overflow == "raise" and type(value) is int and _SCALAR_INFO.get(dt, "x")[0] in "iu":
+        lo, hi = _SCALAR_INFO[dt][2]  # type: ignore[misc]
+        if not lo <= value <= hi:
+            raise OverflowError(f"Python integer {value} out of bounds for {dt}")
     out = np.asarray(value).astype(dt)[()]
     if type(value) is int and dt.kind in "iu" and int(out) != value:
         warnings.warn(
@@ -325,16 +332,13 @@ def operand(x: Any, b: Builder) -> Any:
             raise _leak_error(x)
         return x
     if cls in _PY_SCALARS:
-        if cls is bool:
-            aval = _BOOL_AVAL
-            return Tracer(aval, Literal(np.bool_(x), aval), b)
         avals = _SCALAR_AVALS.get(b.rules)
-        if avals is None:  # once per rules object: Python scalars enter weak, canonical
+        if avals is None:  # once per rules object: how each Python scalar type enters
             avals = _SCALAR_AVALS[b.rules] = {
-                c: _make((), b.rules.python_scalar_dtype(c), True) for c in (int, float, complex)
+                c: _make((), *b.rules.python_scalar(c)) for c in _PY_SCALARS
             }
         aval = avals[cls]
-        return Tracer(aval, Literal(x, aval), b)
+        return Tracer(aval, Literal(np.bool_(x) if cls is bool else x, aval), b)
     if isinstance(x, np.ndarray | np.generic):
         dt = b.rules.canonical_value_dtype(_valid_dtype(x.dtype, x))
         if x.ndim == 0:

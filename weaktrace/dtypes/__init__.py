@@ -6,7 +6,10 @@ from typing import Any
 
 import numpy as np
 
-from weaktrace.dtypes import jax_rules
+from weaktrace.dtypes import (
+    jax_rules,
+    policies,  # noqa: F401  (registers numpy, torch, max)
+)
 from weaktrace.dtypes.jax_lattices import jax_lattice
 from weaktrace.dtypes.lattice import Lattice, LatticeReport, Violation
 from weaktrace.dtypes.policy import JaxPolicy, Policy, as_policy, policy

@@ -12,6 +12,7 @@ import warnings
 from typing import Any
 
 import jax
+import ml_dtypes
 import numpy as np
 
 from weaktrace.dtypes import registry
@@ -447,6 +448,9 @@ class JaxTraceRules:
     fixes it in the trace context), and joins of operand avals are cached."""
 
     name = "jax"
+    int_overflow = "wrap"  # JAX wraps a Python int that does not fit (we warn)
+    weak_results = True
+    checks_ops = False
 
     def __init__(self, strict: bool, x64: bool) -> None:
         self.strict, self.x64 = strict, x64
@@ -458,6 +462,15 @@ class JaxTraceRules:
 
     def python_scalar_dtype(self, cls: type) -> np.dtype:
         return self.defaults[_PY_SCALARS[cls]]
+
+    def python_scalar(self, cls: type) -> tuple[np.dtype, bool]:
+        """(dtype, weak) a Python scalar enters with: bool strong, the rest weak."""
+        if cls is bool:
+            return _BOOL, False
+        return self.defaults[_PY_SCALARS[cls]], True
+
+    def lowering_dtype(self, dt: Any) -> Any:
+        return dt
 
     def canonical_value_dtype(self, dt: np.dtype) -> np.dtype:
         """numpy values entering a trace are canonicalized (int64 -> int32 under x32)."""
@@ -476,6 +489,35 @@ class JaxTraceRules:
             hit = self._joins[key] = lattice_result(pairs, self.strict, self.x64)
         return hit
 
+    def promote(self, fn: str, avals: Any, target: str | None) -> tuple[np.dtype, bool]:
+        """The (dtype, weak) an operation computes in: jnp's promote_dtypes{,_inexact,
+        _numeric,_complex} (`fn` names the operation; JAX's rule does not depend on it)."""
+        dt, weak = self.join(avals)
+        return (_TARGETS[target](dt), weak) if target is not None else (dt, weak)
+
+    def sum_dtype(self, dt: np.dtype) -> np.dtype:
+        """``_promote_integer_dtype``: small ints accumulate in the default int (uint)."""
+        d = registry.from_numpy(dt)
+        kind = d.kind if d is not None else "?"
+        if kind == "b":
+            return self.defaults["i"]
+        if kind in "iu":
+            if dt.kind not in "iu":  # jax calls np.iinfo, which rejects the sub-byte ints
+                raise InvalidDTypeError(
+                    f"summing {dt} values is not supported (as in JAX: numpy's iinfo does not "
+                    "know the sub-byte integer types). Convert to int8 or wider first."
+                )
+            wide = self.defaults[kind]
+            return wide if ml_dtypes.iinfo(dt).bits < ml_dtypes.iinfo(wide).bits else dt
+        return dt
+
+    def mean_dtype(self, dt: np.dtype) -> np.dtype:
+        return to_inexact(dt)
+
+    def values_dtype(self, values: Any) -> np.dtype:
+        """The dtype jnp.array / jnp.arange give concrete Python values."""
+        return result(tuple(values), self.strict, self.x64)[0]
+
     def result(self, avals: Any) -> tuple[np.dtype, bool]:
         """``result_type(..., return_weak_type_flag=True)`` of operand avals."""
         return join_classified(tuple([(a[1], a[2]) for a in avals]), self.strict, self.x64)
@@ -489,3 +531,29 @@ class JaxTraceRules:
         dt = _np_dtype(dtype)
         _check_valid(dtype, dt)
         return _explicit(dt, self.x64)
+
+
+# jax._src.dtypes._dtype_to_inexact (narrow types become float32, 64-bit ints float64)
+_TO_INEXACT = {np.dtype(k): np.dtype(v) for k, v in [
+    ("bool", "float32"), ("uint4", "float32"), ("int4", "float32"),
+    ("uint8", "float32"), ("int8", "float32"), ("uint16", "float32"),
+    ("int16", "float32"), ("uint32", "float32"), ("int32", "float32"),
+    ("uint64", "float64"), ("int64", "float64"),
+]}  # fmt: skip
+
+
+def to_inexact(dt: np.dtype) -> np.dtype:
+    return _TO_INEXACT.get(dt, dt)
+
+
+def to_numeric(dt: np.dtype) -> np.dtype:
+    return _BOOL_INT32 if dt == _BOOL else dt
+
+
+def to_complex(dt: np.dtype) -> np.dtype:
+    wide = to_inexact(dt) in (np.dtype("float64"), np.dtype("complex128"))
+    return np.dtype("complex128") if wide else np.dtype("complex64")
+
+
+_BOOL_INT32 = np.dtype("int32")
+_TARGETS = {"inexact": to_inexact, "numeric": to_numeric, "complex": to_complex}

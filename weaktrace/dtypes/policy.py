@@ -100,6 +100,11 @@ class JaxPolicy(Policy):
 _FACTORIES: dict[str, Callable[..., Policy]] = {"jax": JaxPolicy}
 
 
+def register_policy(name: str, factory: Callable[..., Policy]) -> None:
+    """Make ``policy(name, **options)`` build policies with `factory`."""
+    _FACTORIES[name] = factory
+
+
 def policy(name: str = "jax", **options: Any) -> Policy:
     """Make a promotion policy by name.
 
@@ -117,15 +122,21 @@ def policy(name: str = "jax", **options: Any) -> Policy:
         raise PolicyError(f"bad options for policy({name!r}): {err}") from None
 
 
-def as_policy(p: Policy | str | None) -> Policy:
-    """Accept a Policy, a policy name, or None (the default JAX policy)."""
+def as_policy(p: Policy | str | Lattice[Any] | None) -> Policy:
+    """Accept a Policy, a policy name, a Lattice, or None (the default JAX policy)."""
     if p is None:
         return DEFAULT
     if isinstance(p, Policy):
         return p
     if isinstance(p, str):
         return policy(p)
-    raise PolicyError(f"expected a weaktrace Policy or a policy name such as 'jax', received {p!r}")
+    if isinstance(p, Lattice):
+        from weaktrace.dtypes.policies import LatticePolicy
+
+        return LatticePolicy(p)
+    raise PolicyError(
+        f"expected a weaktrace Policy, a policy name such as 'jax', or a Lattice; received {p!r}"
+    )
 
 
 DEFAULT = JaxPolicy()

@@ -113,6 +113,7 @@ _CANDIDATES: tuple[tuple[str, str], ...] = (
             "float64",
         )
     ),
+    ("complex32", "c"),  # torch's ComplexHalf; ml_dtypes has it, jax does not promote it
     ("complex64", "c"),
     ("complex128", "c"),
 )
@@ -124,7 +125,7 @@ def _bits(np_dtype: np.dtype, kind: str) -> int:
     if kind in "ui":
         return int(ml_dtypes.iinfo(np_dtype).bits)
     if kind == "c":
-        return 2 * int(ml_dtypes.finfo(np.finfo(np_dtype).dtype).bits)
+        return 8 * np_dtype.itemsize
     return int(ml_dtypes.finfo(np_dtype).bits)
 
 
@@ -132,6 +133,15 @@ for _name, _kind in _CANDIDATES:
     _np = _numpy_dtype(_name)
     if _np is not None:
         register(_name, short_name(_name), _kind, _bits(_np, _kind), _np)
+
+# MAX graph dtypes with no numpy counterpart (seed 002): they trace, and lower as
+# uint64 / uint64 / float32.
+index = DType("index", "index", "u", 64, False, None)
+address = DType("address", "addr", "u", 64, False, None)
+tensor_float32 = DType("tensor_float32", "tf32", "f", 32, False, None)
+for _d in (index, address, tensor_float32):
+    _BY_NAME[_d.name] = _BY_NAME[_d.short] = _d
+    ALL.append(_d)
 
 weak_int = register("int", "i*", "i", None)
 weak_float = register("float", "f*", "f", None)

@@ -7,7 +7,8 @@ Mirrors ``jax.jit(f).trace(...).lower().compile()``; the jax objects are kept
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+import warnings
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import jax
@@ -27,8 +28,40 @@ def x64_mode(x64: bool | None) -> Iterator[None]:
             yield
 
 
-def spec(aval: AbstractValue) -> jax.ShapeDtypeStruct:
-    return jax.ShapeDtypeStruct(aval.shape, aval.dtype, weak_type=aval.weak_type)
+def spec(aval: AbstractValue, lowering_dtype: Callable[[Any], Any] | None = None) -> Any:
+    dt = aval.dtype if lowering_dtype is None else lowering_dtype(aval.dtype)
+    return jax.ShapeDtypeStruct(aval.shape, dt, weak_type=aval.weak_type)
+
+
+def dtype_map(rules: Any, program: Program) -> Callable[[Any], Any] | None:
+    """The policy's lowering map, if the program uses a dtype XLA lacks; says so once."""
+    fn = getattr(rules, "lowering_dtype", None)
+    if fn is None:
+        return None
+    used = {a.dtype for a in _avals(program)}
+    changed = {dt: fn(dt) for dt in used if fn(dt) is not dt}
+    if not changed:
+        return None
+    warnings.warn(
+        "XLA has no "
+        + ", ".join(f"{dt} (computed as {to})" for dt, to in changed.items())
+        + f"; policy {getattr(rules, 'name', '?')!r} lowers them so.",
+        LoweringDtypeWarning,
+        stacklevel=4,
+    )
+    return fn
+
+
+def _avals(program: Program) -> Iterator[AbstractValue]:
+    for v in (*program.invars, *program.constvars):
+        yield v.aval
+    for eqn in program.equations:
+        for a in (*eqn.inputs, *eqn.outputs):
+            yield a.aval
+
+
+class LoweringDtypeWarning(UserWarning):
+    """A policy's dtype that XLA lacks was lowered as another (MAX's index as uint64)."""
 
 
 class Lowered:
@@ -82,13 +115,15 @@ class Compiled:
 
 
 def lower(program: Program, in_avals: list[AbstractValue], in_tree: Any, out_tree: Any,
-          x64: bool | None, jit_options: dict[str, Any], name: str = "run") -> Lowered:  # fmt: skip
+          x64: bool | None, jit_options: dict[str, Any], name: str = "run",
+          rules: Any = None) -> Lowered:  # fmt: skip
     """Lower a program for its input types through ``jax.jit``."""
+    fn = dtype_map(rules, program)
 
     def run(*leaves: Any) -> list[Any]:
-        return eval_program(program, leaves)
+        return eval_program(program, leaves, fn)
 
     run.__name__ = run.__qualname__ = name  # the StableHLO module is named after it
     with x64_mode(x64):
-        jax_lowered = jax.jit(run, **jit_options).lower(*[spec(a) for a in in_avals])
+        jax_lowered = jax.jit(run, **jit_options).lower(*[spec(a, fn) for a in in_avals])
     return Lowered(jax_lowered, program, in_tree, out_tree, x64)
