@@ -275,8 +275,8 @@ def _tokens(text):
 
 
 def seed_table():
-    lines = [l for l in (Path(__file__).parent / "data" / "max_seed_table.txt").read_text().splitlines()
-             if not l.startswith("#")]  # fmt: skip
+    text = (Path(__file__).parent / "data" / "max_seed_table.txt").read_text()
+    lines = [line for line in text.splitlines() if not line.startswith("#")]
     header = _tokens(lines[0].removeprefix("Type"))
     table = {}
     for line in lines[1:]:
