@@ -193,11 +193,8 @@ def run_program(xnp, steps, values, lib="numpy"):
     for op, a, b in steps:
         x = pool[a]
         y = pool[b] if isinstance(b, int) and not isinstance(b, bool) else b
-        if (
-            (lib == "torch"
-            and op in TENSOR_ONLY
-            and not isinstance(b, int | np.integer))
-            or (lib == "torch" and op in TENSOR_ONLY and isinstance(b, bool))
+        if (lib == "torch" and op in TENSOR_ONLY and not isinstance(b, int | np.integer)) or (
+            lib == "torch" and op in TENSOR_ONLY and isinstance(b, bool)
         ):
             y = x  # the same substitution on both sides keeps the program identical
         if op in ("sin", "sqrt", "abs", "sum", "square"):

@@ -114,6 +114,15 @@ class Traced:
     def _repr_pretty_(self, p: Any, cycle: bool) -> None:  # IPython
         p.text(str(self))
 
+    def _repr_html_(self) -> str:
+        """The program, weak types highlighted (they are what JAX's printing hides)."""
+        import html
+        import re
+
+        text = html.escape(str(self))
+        text = re.sub(r"(~[a-z0-9_]+\[[0-9,]*\])", r'<b style="color:#b35900">\1</b>', text)
+        return f"<pre>{text}</pre>"
+
     def explain(self) -> Explanation:
         return Explanation(self.promotions)
 

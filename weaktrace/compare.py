@@ -33,7 +33,7 @@ class Row:
         return len(set(self.cells)) > 1
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, repr=False)
 class Comparison:
     """The report `compare` returns."""
 
@@ -71,6 +71,9 @@ class Comparison:
         n = len(self.differences)
         text.append(f"{n} row(s) differ" if n else "no differences")
         return "\n".join(text)
+
+    def __repr__(self) -> str:
+        return str(self)
 
     def _repr_html_(self) -> str:
         cols = "".join(f"<th>{html.escape(p)}</th>" for p in self.policies)

@@ -57,7 +57,9 @@ def user_source() -> SourceInfo | None:
         name = code.co_filename
         inside = internal.get(name)
         if inside is None:
-            inside = internal[name] = name.startswith(_PACKAGE_DIR) or "contextlib" in name
+            inside = internal[name] = (
+                name.startswith(_PACKAGE_DIR) and not name.endswith("__main__.py")  # the CLI demo
+            ) or "contextlib" in name
         if not inside:
             return _new_tuple(SourceInfo, (name, f.f_lineno, code.co_name))
         f = f.f_back  # type: ignore[assignment]

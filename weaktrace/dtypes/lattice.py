@@ -194,6 +194,12 @@ class Lattice(Generic[N]):
             )
         return n
 
+    def draw(self, **options: Any) -> Any:
+        """A Hasse diagram of the lattice (a matplotlib Figure; needs matplotlib)."""
+        from weaktrace.dtypes.draw import draw_lattice
+
+        return draw_lattice(self, **options)
+
     def hasse_edges(self) -> Iterator[tuple[N, N]]:
         """The covering pairs (a, b): a < b with nothing strictly between; for drawing."""
         ub = self.upper_bounds

@@ -37,6 +37,12 @@ class Policy:
         """The promotion lattice in force now, or None for systems that are not one."""
         return None
 
+    def table(self, dtypes: Any = None) -> Any:
+        """The binary promotion table (a PromotionTable: text, markdown, HTML)."""
+        from weaktrace.dtypes.table import table
+
+        return table(self, dtypes)
+
 
 class JaxPolicy(Policy):
     """JAX's rules. ``strict`` / ``x64`` of None follow jax's config in this thread.

@@ -163,7 +163,7 @@ def by_name(name: str) -> DType:
     except KeyError:
         raise InvalidDTypeError(
             f"unknown dtype name {name!r}. Use a name such as 'int8', 'bfloat16' or "
-            f"'float*', or a short name such as 'i8', 'bf16' or 'f*'; known names: "
+            f"'float' (the weak kind), or a short name such as 'i8', 'bf16' or 'f*'; known: "
             f"{', '.join(d.short for d in ALL)}"
         ) from None
 
