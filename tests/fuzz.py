@@ -32,9 +32,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--x64", choices=["on", "off", "both"], default="both")
     p.add_argument("--show", type=int, default=1, help="examples to print per kind")
+    p.add_argument("--policy", choices=["jax", "numpy", "torch"], default="jax",
+                   help="jax: against jax.numpy; numpy/torch: against that library")  # fmt: skip
     p.add_argument("--values", action="store_true",
                    help="also run both compiled and compare values (slower: compiles)")  # fmt: skip
     args = p.parse_args(argv)
+    if args.policy != "jax":
+        return policy_campaign(args)
     modes = {"on": [True], "off": [False], "both": [False, True]}[args.x64]
     rng = random.Random(args.seed)
     seen: dict[str, list[str]] = collections.defaultdict(list)
@@ -67,6 +71,31 @@ def main(argv: list[str] | None = None) -> int:
             print(text)
     bad = sum(counts.values())
     print(f"{checked} program runs ({args.programs} programs x {len(modes)} modes), "
+          f"{bad} mismatches, {time.time() - start:.0f}s")  # fmt: skip
+    return 1 if bad else 0
+
+
+def policy_campaign(args: argparse.Namespace) -> int:
+    """Random programs under the numpy or torch policy, compiled by weaktrace, against the
+    same program run eagerly by that library: dtypes, and values within tolerance."""
+    from tests.test_policies import _check, random_policy_program
+
+    rng = random.Random(args.seed)
+    counts: collections.Counter[str] = collections.Counter()
+    shown: dict[str, str] = {}
+    start = time.time()
+    for _ in range(args.programs):
+        prog_args, steps = random_policy_program(rng)
+        try:
+            _check(args.policy, prog_args, steps)
+        except AssertionError as err:
+            key = f"mismatch, last op {steps[-1][0]}"
+            counts[key] += 1
+            shown.setdefault(key, str(err)[:600])
+    for key, n in counts.most_common():
+        print(f"== {n} x {key}\n{shown[key]}")
+    bad = sum(counts.values())
+    print(f"{args.programs} programs under policy {args.policy!r} (values compared), "
           f"{bad} mismatches, {time.time() - start:.0f}s")  # fmt: skip
     return 1 if bad else 0
 

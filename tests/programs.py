@@ -172,8 +172,26 @@ def make_fn(program: Program, xnp: Any) -> Callable[..., Any]:
     return fn
 
 
+_INT_DIVISIONS = {"floor_divide", "remainder", "mod", "op_floordiv", "op_mod"}
+
+
+def _safe_divisor(xnp: Any, y: Any) -> Any:
+    """XLA's constant folder traps (SIGFPE, killing the process) on an integer 0 // 0
+    it can see at compile time, e.g. ``(x - x) // 0`` -- in jax.jit of jax.numpy code
+    too. Programs therefore never divide integers by zero; the same substitution is
+    made on both sides, so the comparison is unchanged."""
+    if isinstance(y, bool | int) and not y:
+        return 2
+    kind = np.dtype(getattr(y, "dtype", np.float32)).kind if hasattr(y, "dtype") else "f"
+    if kind in "iu":
+        return xnp.where(xnp.equal(y, 0), 1, y)
+    return y
+
+
 def _apply(xnp: Any, s: Step, v: list[Any]) -> Any:
     op = s.op
+    if op in _INT_DIVISIONS:
+        v = [v[0], _safe_divisor(xnp, v[1])]
     if op in OPERATORS:
         return OPERATORS[op](v[0], v[1])
     if op in ("asarray", "array"):

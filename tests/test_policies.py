@@ -188,6 +188,18 @@ def policy_programs(draw):
 TENSOR_ONLY = {"maximum", "minimum"}  # torch takes no Python number there (an API rule)
 
 
+def random_policy_program(rng):
+    """The distribution of `policy_programs`, from a seeded ``random.Random``."""
+    shapes = [(), (3,), (2, 3)]
+    args = [(rng.choice(POLICY_DTYPES), rng.choice(shapes)) for _ in range(rng.randint(1, 3))]
+    steps = []
+    for i in range(rng.randint(1, 4)):
+        pool = len(args) + i
+        other = rng.randrange(pool) if rng.random() < 0.6 else rng.choice([2, 0.5, True])
+        steps.append((rng.choice(OPS), rng.randrange(pool), other))
+    return args, steps
+
+
 def run_program(xnp, steps, values, lib="numpy"):
     pool = list(values)
     for op, a, b in steps:
