@@ -160,7 +160,10 @@ class TracedFunction:
         **jit_options: Any,
     ) -> None:
         if not callable(fun):
-            raise InvalidInputError(f"weaktrace.trace needs a callable, got {fun!r}")
+            raise InvalidInputError(
+                f"weaktrace.trace needs a callable, got {fun!r} ({type(fun).__name__}); "
+                "decorate a function with @weaktrace.trace or pass one: weaktrace.trace(f)."
+            )
         functools.update_wrapper(self, fun)
         self.fun = fun
         self.__name__: str = getattr(fun, "__name__", type(fun).__name__)

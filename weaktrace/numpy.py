@@ -772,7 +772,7 @@ def _axes(axis: Any, ndim: int, fn: str) -> tuple[int, ...]:
     items = tuple(axis) if isinstance(axis, tuple | list) else (axis,)
     out = tuple(_axis(a, ndim, fn) for a in items)
     if len(set(out)) != len(out):
-        raise ShapeError(f"{fn}: repeated axis in {axis!r}")
+        raise ShapeError(f"{fn}: repeated axis in {axis!r}; name each axis once")
     return out
 
 
@@ -787,11 +787,16 @@ def reshape(a: Any, shape: Any = None, order: str = "C", *, newshape: Any = None
     a = operand(a, b)
     dims = [operator.index(d) for d in (shape if isinstance(shape, tuple | list) else (shape,))]
     if dims.count(-1) > 1:
-        raise ShapeError(f"reshape: only one dimension can be -1, got {tuple(dims)}")
+        raise ShapeError(
+            f"reshape: only one dimension can be -1, got {tuple(dims)}; give all but one size"
+        )
     if -1 in dims:
         known = math.prod(d for d in dims if d != -1)
         if known == 0 or a.aval.size % known:
-            raise ShapeError(f"cannot reshape {a.aval.shape} into {tuple(dims)}")
+            raise ShapeError(
+                f"cannot reshape {a.aval.shape} into {tuple(dims)}: {a.aval.size} elements do "
+                "not divide into that shape; pick sizes whose product matches"
+            )
         dims[dims.index(-1)] = a.aval.size // known
     new = tuple(dims)
     return a if new == a.aval.shape else _emit(b, P.reshape_p, a, new_sizes=new)
@@ -841,7 +846,7 @@ def expand_dims(a: Any, axis: int | Sequence[int]) -> Any:
     nd = a.aval.ndim + len(items)
     dims = tuple(sorted(_axis(x, nd, "expand_dims") for x in items))
     if len(set(dims)) != len(dims):
-        raise ShapeError(f"expand_dims: repeated axis in {axis!r}")
+        raise ShapeError(f"expand_dims: repeated axis in {axis!r}; name each new axis once")
     return _emit(b, P.expand_dims_p, a, dimensions=dims)
 
 

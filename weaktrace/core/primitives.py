@@ -310,7 +310,10 @@ broadcast_in_dim_p = _def("broadcast_in_dim", _broadcast_in_dim)
 
 def _reshape(x: AbstractValue, *, new_sizes: tuple[int, ...]) -> list[AbstractValue]:
     if int(np.prod(new_sizes, dtype=np.int64)) != x.size:
-        raise ShapeError(f"cannot reshape {x.shape} ({x.size} elements) to {new_sizes}")
+        raise ShapeError(
+            f"cannot reshape {x.shape} ({x.size} elements) to {new_sizes}: the new shape "
+            f"must hold the same {x.size} elements (one dimension may be -1)."
+        )
     return [_make(new_sizes, x.dtype, x.weak_type)]
 
 

@@ -23,6 +23,7 @@ import numpy as np
 
 from weaktrace.dtypes import registry
 from weaktrace.errors import (
+    ArgumentOverflowError,
     ConcretizationError,
     InvalidInputError,
     TracerLeakError,
@@ -334,6 +335,8 @@ def operand(x: Any, b: Builder) -> Any:
             raise _leak_error(x)
         return x
     if cls in _PY_SCALARS:
+        if cls is int:
+            _check_int_literal(x, b.rules)
         avals = _SCALAR_AVALS.get(b.rules)
         if avals is None:  # once per rules object: how each Python scalar type enters
             avals = _SCALAR_AVALS[b.rules] = {
@@ -353,6 +356,18 @@ def operand(x: Any, b: Builder) -> Any:
         dt = _valid_dtype(aval.dtype, x)
         return b.const(x, _make(tuple(aval.shape), dt, bool(aval.weak_type)))
     raise invalid_input(x)
+
+
+def _check_int_literal(x: int, rules: Any) -> None:
+    """JAX rejects a Python int that does not fit the default int dtype (int32 with x64
+    off) wherever it meets an operation, even one that would convert it to a float."""
+    bounds = getattr(rules, "python_int_bounds", None)
+    if bounds is not None and not bounds[0] <= x <= bounds[1]:
+        raise ArgumentOverflowError(
+            f"Python int {x} does not fit {rules.defaults['i']}, the dtype Python ints take "
+            f"under this policy{'' if rules.x64 else ' (x64 is off)'}; JAX raises OverflowError "
+            "here too. Use a float literal, an explicitly typed numpy scalar, or enable x64."
+        )
 
 
 def _valid_dtype(dt: np.dtype, x: Any) -> np.dtype:
