@@ -68,10 +68,10 @@ def test_threads_share_one_compile_per_signature_and_agree_with_jax():
                 else:
                     got = x64(np.arange(3, dtype=np.int64 if k == 20 else np.float64))
                     want = expected64[k - 20]
-                if got.dtype != want.dtype or not np.allclose(np.asarray(got, np.float64),
-                                                              want.astype(np.float64), rtol=1e-2):  # fmt: skip
+                close = np.allclose(np.asarray(got, np.float64), want.astype(np.float64), rtol=1e-2)
+                if got.dtype != want.dtype or not close:
                     failures.append(f"thread {t} call {i} signature {k}: {got} vs {want}")
-            except Exception as e:  # noqa: BLE001 - reported below
+            except Exception as e:  # reported below
                 failures.append(f"thread {t} call {i}: {e!r}")
 
     threads = [threading.Thread(target=worker, args=(t,)) for t in range(8)]

@@ -455,7 +455,7 @@ class JaxTraceRules:
     def __init__(self, strict: bool, x64: bool) -> None:
         self.strict, self.x64 = strict, x64
         self.defaults = _DEFAULTS[x64]
-        info = np.iinfo(self.defaults["i"])
+        info = ml_dtypes.iinfo(self.defaults["i"])
         self.python_int_bounds = (int(info.min), int(info.max))
         self._joins: dict[tuple[Any, ...], tuple[np.dtype, bool]] = {}
 
