@@ -171,7 +171,7 @@ def _recurse(x):
 
 
 def _interrupt(x):
-    y = x + 1
+    _ = x + 1  # mid-trace: an equation is recorded, then the user hits Ctrl-C
     raise KeyboardInterrupt
 
 
