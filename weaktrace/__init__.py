@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from weaktrace import numpy
-from weaktrace.api import Explanation, Traced, TracedFunction, trace
-from weaktrace.compare import Comparison, compare
+from weaktrace.api import Comparison, Explanation, Traced, TracedFunction, compare, trace
 from weaktrace.dtypes import Lattice, Policy, policy, promote_types, promotion_table, result_type
 from weaktrace.errors import (
     ArgumentOverflowError,
