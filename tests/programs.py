@@ -185,6 +185,8 @@ def _safe_divisor(xnp: Any, y: Any) -> Any:
     kind = np.dtype(getattr(y, "dtype", np.float32)).kind if hasattr(y, "dtype") else "f"
     if kind in "iu":
         return xnp.where(xnp.equal(y, 0), 1, y)
+    if kind == "b":  # bools divide as integers: False would be a zero divisor
+        return xnp.logical_or(y, True)
     return y
 
 
