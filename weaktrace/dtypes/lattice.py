@@ -54,6 +54,17 @@ class LatticeReport:
     def ok(self) -> bool:
         return not self.violations
 
+    # The report reads as the list of violations it holds: empty (and falsy) when the
+    # laws hold, so ``assert not lattice.check()`` and ``for v in lattice.check()`` work.
+    def __len__(self) -> int:
+        return len(self.violations)
+
+    def __iter__(self) -> Iterator[Violation]:
+        return iter(self.violations)
+
+    def __getitem__(self, i: int) -> Violation:
+        return self.violations[i]
+
     def raise_for_violations(self) -> None:
         """Raise `LatticeError` naming every violation, if there is any."""
         if not self.ok:
