@@ -174,6 +174,13 @@ def _const_like(b: Builder, x: Any, value: Any) -> Any:
     return _lit(b, value, dt, weak)
 
 
+def _public(fn: Callable[..., Any], name: str, doc: str) -> Callable[..., Any]:
+    """Name a generated function after the jax.numpy function it mirrors."""
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = doc
+    return fn
+
+
 def _strong_literal(b: Builder, value: Any, dt: np.dtype) -> Tracer:
     """A constant of a given dtype (``np.array(value, dtype)`` in jax's code)."""
     return _lit(b, value, dt, False)
@@ -215,9 +222,7 @@ def _unary(name: str, prim: Any, target: str | None = None) -> Callable[[Any], A
         (x,) = _promote(b, name, [operand(x, b)], target)
         return b.emit(prim, (x,), _NO_PARAMS)
 
-    fn.__name__ = fn.__qualname__ = name
-    fn.__doc__ = f"``jax.numpy.{name}``, traced with JAX's promotion."
-    return fn
+    return _public(fn, name, f"``jax.numpy.{name}``, traced with JAX's promotion.")
 
 
 def _binary(name: str, prim: Any, target: str | None = None) -> Callable[[Any, Any], Any]:
@@ -229,9 +234,7 @@ def _binary(name: str, prim: Any, target: str | None = None) -> Callable[[Any, A
             return eager(x, y)
         return b.emit(prim, tuple(_args(b, name, (x, y), target)), _NO_PARAMS)
 
-    fn.__name__ = fn.__qualname__ = name
-    fn.__doc__ = f"``jax.numpy.{name}``, traced with JAX's promotion."
-    return fn
+    return _public(fn, name, f"``jax.numpy.{name}``, traced with JAX's promotion.")
 
 
 exp = _unary("exp", P.exp_p, "inexact")
@@ -292,9 +295,7 @@ def _comparison(name: str, prim: Any) -> Callable[[Any, Any], Any]:
             return eager(x, y)
         return b.emit(prim, tuple(_compare_args(b, name, x, y)), _NO_PARAMS)
 
-    fn.__name__ = fn.__qualname__ = name
-    fn.__doc__ = f"``jax.numpy.{name}``."
-    return fn
+    return _public(fn, name, f"``jax.numpy.{name}``.")
 
 
 equal = _comparison("equal", P.eq_p)
@@ -347,9 +348,7 @@ def _complex_compare(name: str, prim: Any) -> Callable[[Any, Any], Any]:
         same_real = _emit(b, P.eq_p, xr, yr)
         return _emit(b, P.select_n_p, same_real, on_real, on_imag)
 
-    fn.__name__ = fn.__qualname__ = name
-    fn.__doc__ = f"``jax.numpy.{name}`` (complex values compare lexicographically)."
-    return fn
+    return _public(fn, name, f"``jax.numpy.{name}`` (complex values compare lexicographically).")
 
 
 less = _complex_compare("less", P.lt_p)
@@ -368,9 +367,7 @@ def _logical(name: str, prim: Any) -> Callable[[Any, Any], Any]:
         x, y = (_to_bool(b, v) for v in _args(b, name, (x, y)))
         return _emit(b, prim, x, y)
 
-    fn.__name__ = fn.__qualname__ = name
-    fn.__doc__ = f"``jax.numpy.{name}``: operands become bool (x != 0) first."
-    return fn
+    return _public(fn, name, f"``jax.numpy.{name}``: operands become bool (x != 0) first.")
 
 
 logical_and = _logical("logical_and", P.and_p)
@@ -428,9 +425,7 @@ def _identity_on_integers(name: str, prim: Any) -> Callable[[Any], Any]:
         (x,) = _promote(b, name, [x], "inexact")
         return _emit(b, prim, x)
 
-    fn.__name__ = fn.__qualname__ = name
-    fn.__doc__ = f"``jax.numpy.{name}``; integers and bools are returned unchanged."
-    return fn
+    return _public(fn, name, f"``jax.numpy.{name}``; integers and bools are returned unchanged.")
 
 
 floor = _identity_on_integers("floor", P.floor_p)
@@ -954,9 +949,7 @@ def _reduction(
             r = _emit(b, P.expand_dims_p, r, dimensions=dims)
         return _convert(b, r, result, False)
 
-    fn.__name__ = fn.__qualname__ = name
-    fn.__doc__ = f"``jax.numpy.{name}``, with jax's accumulation dtype."
-    return fn
+    return _public(fn, name, f"``jax.numpy.{name}``, with jax's accumulation dtype.")
 
 
 sum = _reduction("sum", P.reduce_sum_p, P.reduce_or_p, promote_integers=True, upcast=True,
@@ -1005,9 +998,7 @@ def _arg_reduction(name: str, prim: Any) -> Callable[..., Any]:
             r = _emit(b, P.expand_dims_p, r, dimensions=dims)
         return r
 
-    fn.__name__ = fn.__qualname__ = name
-    fn.__doc__ = f"``jax.numpy.{name}``: indices in the default int dtype."
-    return fn
+    return _public(fn, name, f"``jax.numpy.{name}``: indices in the default int dtype.")
 
 
 argmax = _arg_reduction("argmax", P.argmax_p)
@@ -1133,9 +1124,9 @@ def _like(name: str, value: Any) -> Callable[..., Any]:
             else _broadcast_scalar(b, _convert_shape(b, out), _shape_arg(shape))
         )
 
-    fn.__name__ = fn.__qualname__ = name
-    fn.__doc__ = f"``jax.numpy.{name}``: x's dtype and weak flag unless a dtype is given."
-    return fn
+    return _public(
+        fn, name, f"``jax.numpy.{name}``: x's dtype and weak flag unless a dtype is given."
+    )
 
 
 def _convert_shape(b: Builder, out: Any) -> Any:

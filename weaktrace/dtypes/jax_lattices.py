@@ -17,19 +17,7 @@ from weaktrace.dtypes import registry
 from weaktrace.dtypes.lattice import Lattice
 
 _SUB_BYTE_INTS = ["uint1", "uint2", "uint4", "int1", "int2", "int4"]
-_SMALL_FLOATS = [
-    "float4_e2m1fn",
-    "float6_e2m3fn",
-    "float6_e3m2fn",
-    "float8_e3m4",
-    "float8_e4m3",
-    "float8_e8m0fnu",
-    "float8_e4m3b11fnuz",
-    "float8_e4m3fn",
-    "float8_e4m3fnuz",
-    "float8_e5m2",
-    "float8_e5m2fnuz",
-]
+_SMALL_FLOATS = list(registry.SMALL_FLOATS)
 _INTS = [f"{sign}int{bits}" for sign in ("u", "") for bits in (1, 2, 4, 8, 16, 32, 64)]
 _FLOATS = [*_SMALL_FLOATS, "bfloat16", "float16", "float32", "float64"]
 

@@ -86,6 +86,13 @@ def _numpy_dtype(name: str) -> np.dtype | None:
         return None
 
 
+# The ml_dtypes floats narrower than 16 bits (JAX keeps them out of implicit promotion).
+SMALL_FLOATS: tuple[str, ...] = (
+    "float4_e2m1fn", "float6_e2m3fn", "float6_e3m2fn", "float8_e3m4", "float8_e4m3",
+    "float8_e8m0fnu", "float8_e4m3b11fnuz", "float8_e4m3fn", "float8_e4m3fnuz",
+    "float8_e5m2", "float8_e5m2fnuz",
+)  # fmt: skip
+
 # Every concrete dtype JAX has had, in display order. Sub-byte ints and the small
 # floats exist only when the installed ml_dtypes has them; `supported_by_jax`
 # narrows further to what the installed jax promotes.
@@ -93,26 +100,7 @@ _CANDIDATES: tuple[tuple[str, str], ...] = (
     ("bool", "b"),
     *((f"uint{b}", "u") for b in (1, 2, 4, 8, 16, 32, 64)),
     *((f"int{b}", "i") for b in (1, 2, 4, 8, 16, 32, 64)),
-    *(
-        (n, "f")
-        for n in (
-            "float4_e2m1fn",
-            "float6_e2m3fn",
-            "float6_e3m2fn",
-            "float8_e3m4",
-            "float8_e4m3",
-            "float8_e8m0fnu",
-            "float8_e4m3b11fnuz",
-            "float8_e4m3fn",
-            "float8_e4m3fnuz",
-            "float8_e5m2",
-            "float8_e5m2fnuz",
-            "bfloat16",
-            "float16",
-            "float32",
-            "float64",
-        )
-    ),
+    *((n, "f") for n in (*SMALL_FLOATS, "bfloat16", "float16", "float32", "float64")),
     ("complex32", "c"),  # torch's ComplexHalf; ml_dtypes has it, jax does not promote it
     ("complex64", "c"),
     ("complex128", "c"),
