@@ -215,6 +215,12 @@ def run_program(xnp, steps, values, lib="numpy"):
             pool.append(xnp.where(xnp.greater(x, 0), x, y) if xnp is not torch else
                         torch.where(torch.greater(x, 0), x, y))  # fmt: skip
         else:
+            if op == "true_divide":  # XLA gives 0 for False / 0 where numpy and torch give nan
+                if isinstance(y, bool | int | float):
+                    y = y or 2
+                else:  # the same substitution on both sides keeps the program identical
+                    where, eq = (torch.where, torch.eq) if xnp is torch else (xnp.where, xnp.equal)
+                    y = where(eq(y, 0), 1, y)
             name = {"equal": "eq"}.get(op, op) if lib == "torch" and xnp is torch else op
             pool.append(getattr(xnp, name)(x, y))  # torch.equal compares whole tensors
     return pool[len(values) :]
