@@ -253,3 +253,40 @@ def test_traces_are_per_thread():
     for th in threads:
         th.join()
     assert results == {i: 2 for i in range(8)}
+
+
+SLICES = [np.s_[::-1], np.s_[::-2], np.s_[4:1:-3], np.s_[3:0:-2], np.s_[2::-2], np.s_[-1:-6:-4],
+          np.s_[1:4:2], np.s_[5:0:-1], np.s_[0:0:-1], np.s_[::3], np.s_[None, 1:, None], np.s_[..., -2]]  # fmt: skip
+
+
+@pytest.mark.parametrize("key", SLICES, ids=[str(k) for k in SLICES])
+def test_static_indexing_matches_jax(key):
+    x = np.arange(30, dtype=np.int32).reshape(5, 6)
+    ours = wt.trace(lambda a: a[key])(x)
+    theirs = jax.jit(lambda a: a[key])(x)
+    assert ours.shape == theirs.shape and ours.dtype == theirs.dtype
+    np.testing.assert_array_equal(ours, theirs)
+
+
+@pytest.mark.parametrize("i", [0, 3, -1, -5])
+def test_traced_and_array_indexing_matches_jax(i):
+    x = np.arange(30, dtype=np.float32).reshape(5, 6)
+
+    def cases(xnp):
+        return [lambda a, j: a[j], lambda a, j: a[:, j], lambda a, j: a[xnp.asarray([j, 0, -2])],
+                lambda a, j: a[1, j]]  # fmt: skip
+
+    for ours_f, jax_f in zip(cases(wnp), cases(jnp), strict=True):
+        ours, theirs = wt.trace(ours_f)(x, i), jax.jit(jax_f)(x, i)
+        assert (ours.shape, ours.dtype, ours.weak_type) == (
+            theirs.shape,
+            theirs.dtype,
+            theirs.weak_type,
+        )
+        np.testing.assert_array_equal(ours, theirs)
+    idx = np.array([[0, -1], [2, 4]])
+    np.testing.assert_array_equal(
+        wt.trace(lambda a, k: a[k])(x, idx), jax.jit(lambda a, k: a[k])(x, idx)
+    )
+    with pytest.raises(TypeError, match="list as an index"):
+        wt.trace(lambda a: a[[0, 1]]).trace(x)

@@ -1271,7 +1271,7 @@ def _getitem(x: Tracer, key: Any) -> Any:
 
 
 def _is_array_like(k: Any) -> bool:
-    return k.__class__ is Tracer or isinstance(k, np.ndarray | list)
+    return k.__class__ is Tracer or isinstance(k, np.ndarray)
 
 
 def _index(b: Builder, x: Any, items: tuple[Any, ...]) -> Any:
@@ -1289,17 +1289,23 @@ def _index(b: Builder, x: Any, items: tuple[Any, ...]) -> Any:
         n = x.aval.shape[dim]
         if isinstance(k, slice):
             lo, hi, st = k.indices(n)
-            if st < 0:
-                lo, hi = hi + 1, lo + 1
+            if st < 0:  # slice the same elements forwards, then reverse them
+                count = len(range(lo, hi, st))
+                first = lo + st * (count - 1) if count else 0
+                lo, hi, st = first, (lo + 1 if count else 0), -st
                 reverse.append(dim)
-                st = -st
-                hi = builtins.max(lo, hi)
             starts.append(lo)
             limits.append(builtins.max(lo, hi))
             strides.append(st)
             out_dim += 1
-        elif k.__class__ is Tracer or isinstance(k, np.ndarray | list):
-            idx = operand(np.asarray(k) if isinstance(k, list) else k, b)
+        elif isinstance(k, list):
+            raise InvalidInputError(
+                "using a list as an index is not allowed (as in JAX): write "
+                "x[weaktrace.numpy.asarray(seq)] for integer-array indexing, or x[tuple(seq)] "
+                "to index several dimensions"
+            )
+        elif k.__class__ is Tracer or isinstance(k, np.ndarray):
+            idx = operand(k, b)
             if P.kind(idx.aval.dtype) not in "iu":
                 raise IndexError(f"indices must be integers, got dtype {idx.aval.dtype}")
             starts.append(0)
