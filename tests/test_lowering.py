@@ -201,3 +201,23 @@ def test_non_jax_policy_programs_lower_too():
     out = f(np.ones(2, np.uint32), np.ones(2, np.int32))
     assert out.dtype == np.int64  # x64 pinned by the policy, whatever jax's config says
     assert "i64" in f.trace(np.ones(2, np.uint32), np.ones(2, np.int32)).lower().as_text()
+
+
+REGRESSIONS = [  # found by the differential campaign; each compared with jax.jit values
+    ("any of a Python complex casts by the real part", lambda xnp: lambda x: xnp.any(x), 2j),
+    ("max of float8 without inf", lambda xnp: lambda x: xnp.max(x), np.full((2, 1), 1.75, jnp.float8_e4m3fn)),
+    ("min of float8 without inf", lambda xnp: lambda x: xnp.min(x, axis=0), np.full((2, 3), -1.5, jnp.float8_e4m3fn)),
+    ("complex literal filling a weak bool", lambda xnp: lambda x: xnp.full_like(xnp.isfinite(x), 1j), 1.5),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("what", "make", "arg"), REGRESSIONS, ids=[r[0] for r in REGRESSIONS])
+def test_campaign_regressions(what, make, arg):
+    expected = jax.jit(make(jnp))(arg)
+    got = wt.trace(make(wnp))(arg)
+    assert (got.dtype, got.weak_type, got.shape) == (
+        expected.dtype,
+        expected.weak_type,
+        expected.shape,
+    )
+    np.testing.assert_array_equal(np.asarray(got, np.float32), np.asarray(expected, np.float32))

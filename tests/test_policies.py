@@ -216,7 +216,7 @@ def run_program(xnp, steps, values, lib="numpy"):
                         torch.where(torch.greater(x, 0), x, y))  # fmt: skip
         else:
             if op == "true_divide":  # XLA gives 0 for False / 0 where numpy and torch give nan
-                if isinstance(y, bool | int | float):
+                if type(y) in (bool, int, float):  # exact: np.float64 subclasses float
                     y = y or 2
                 else:  # the same substitution on both sides keeps the program identical
                     where, eq = (torch.where, torch.eq) if xnp is torch else (xnp.where, xnp.equal)

@@ -930,8 +930,8 @@ def _reduction(
         if kwargs:
             raise NotImplementedError(f"{name}: {sorted(kwargs)} are not supported when tracing")
         x = operand(a, b)
-        if preproc == "bool":
-            x = _to_bool(b, x)
+        if preproc == "bool":  # jax's _cast_to_bool: a convert (complex: real part != 0)
+            x = _convert(b, x, _BOOL, False)
         elif preproc == "numeric" and x.aval.dtype == _BOOL:
             x = _convert(b, x, b.rules.defaults["i"], False)
         dims = _axes(axis, x.aval.ndim, name)

@@ -156,6 +156,7 @@ def materialize(lit: Literal) -> Literal:
 
 
 # dtype -> (kind, scalar type, integer bounds) for the literal fast path.
+_BOOL_DTYPE = np.dtype(bool)
 _SCALAR_INFO: dict[np.dtype, tuple[str, Any, tuple[int, int] | None]] = {
     d.numpy: (
         d.kind,
@@ -175,6 +176,8 @@ def literal_value(value: Any, dt: Any, overflow: str = "wrap") -> Any:
     With ``overflow="raise"`` (NumPy's rule) such an int is an OverflowError instead."""
     if not isinstance(dt, np.dtype):  # a policy-only dtype (MAX's index): keep the value
         return value
+    if dt == _BOOL_DTYPE and isinstance(value, complex | np.complexfloating):
+        return np.bool_(value.real != 0)  # XLA's convert looks at the real part only
     info = _SCALAR_INFO.get(dt)
     if info is not None:  # fast paths where the scalar constructor gives the same value
         k, scalar, bounds = info

@@ -126,7 +126,11 @@ def _identity(op: str, dtype: np.dtype) -> Any:
     if kind in "iu":
         info = jax.numpy.iinfo(dt)
         return np.array(info.max if big else info.min, dt)
-    return np.array(np.inf if big else -np.inf, dt)
+    inf = np.array(np.inf if big else -np.inf, dt)
+    if np.isinf(inf.astype(np.float32)):
+        return inf
+    finfo = jax.numpy.finfo(dt)  # float8 types without infinity: the largest finite value
+    return np.array(finfo.max if big else finfo.min, dt)
 
 
 def _reduction(op: str, monoid: Callable[[Any, Any], Any]) -> Rule:
