@@ -1,12 +1,11 @@
 """Golden printed programs: a dozen small functions, reviewed by eye once.
 
-Regenerate with ``WEAKTRACE_REGEN_GOLDEN=1 python -m pytest tests/test_golden_programs.py``
-and review the diff before committing it.
+Regenerate with ``python -m tests.test_golden_programs`` and review the diff by eye
+before committing it.
 """
 
 from __future__ import annotations
 
-import os
 import warnings
 from pathlib import Path
 
@@ -57,12 +56,6 @@ def read_golden() -> dict[str, str]:
     return {b.split("\n", 1)[0][3:]: b for b in blocks}
 
 
-def test_regenerate_if_asked():
-    if os.environ.get("WEAKTRACE_REGEN_GOLDEN") != "1":
-        pytest.skip("set WEAKTRACE_REGEN_GOLDEN=1 to rewrite the golden file")
-    GOLDEN.write_text("".join(render(n) for n in CASES))
-
-
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_golden_program(name):
     assert render(name) == read_golden()[name]
@@ -90,3 +83,7 @@ def _as_jnp(fn):
 
     g = dict(fn.__globals__, wnp=jax.numpy)
     return types.FunctionType(fn.__code__, g, fn.__name__, fn.__defaults__, fn.__closure__)
+
+
+if __name__ == "__main__":  # rewrite the golden file; review `git diff` before committing
+    GOLDEN.write_text("".join(render(n) for n in CASES))
