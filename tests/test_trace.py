@@ -290,3 +290,15 @@ def test_traced_and_array_indexing_matches_jax(i):
     )
     with pytest.raises(TypeError, match="list as an index"):
         wt.trace(lambda a: a[[0, 1]]).trace(x)
+
+
+@pytest.mark.parametrize("shape", [None, (2, 3), (4,)])
+def test_zeros_like_with_shape_matches_jax(shape):
+    x = np.ones(3, np.int8)
+    for make in (
+        lambda m: lambda a: m.zeros_like(a, shape=shape),
+        lambda m: lambda a: m.ones_like(a, np.float16, shape),
+    ):
+        o, t = wt.trace(make(wnp))(x), jax.jit(make(jnp))(x)
+        assert (o.shape, o.dtype, o.weak_type) == (t.shape, t.dtype, t.weak_type)
+        np.testing.assert_array_equal(o, t)

@@ -1116,23 +1116,13 @@ def _like(name: str, value: Any) -> Callable[..., Any]:
         if b is None:
             return eager(a, dtype=dtype, shape=shape)
         x = operand(a, b)
-        dt = None if dtype is None else b.rules.user_dtype(dtype)
-        out = _full_like(b, x, value, dt)
-        return (
-            out
-            if shape is None
-            else _broadcast_scalar(b, _convert_shape(b, out), _shape_arg(shape))
-        )
+        dt = x.aval.dtype if dtype is None else b.rules.user_dtype(dtype)
+        target = x.aval.shape if shape is None else _shape_arg(shape)
+        return _broadcast_scalar(b, _lit(b, value, dt, dtype is None and x.aval.weak_type), target)
 
     return _public(
         fn, name, f"``jax.numpy.{name}``: x's dtype and weak flag unless a dtype is given."
     )
-
-
-def _convert_shape(b: Builder, out: Any) -> Any:
-    return (
-        out if not out.aval.shape else _emit(b, P.reshape_p, out, new_sizes=())
-    )  # pragma: no cover
 
 
 zeros_like = _like("zeros_like", 0)
