@@ -221,3 +221,15 @@ def test_campaign_regressions(what, make, arg):
         expected.shape,
     )
     np.testing.assert_array_equal(np.asarray(got, np.float32), np.asarray(expected, np.float32))
+
+
+def test_uint4_right_shift_is_arithmetic_as_in_jax():
+    """jnp asks numpy whether uint4 is unsigned; numpy says no; so JAX shifts it
+    arithmetically (12 >> 2 == 15 in uint4). Found by the campaign."""
+    import ml_dtypes
+
+    x = jnp.asarray(np.array([0, 2], ml_dtypes.uint4))
+    expected = jax.jit(lambda a: 300 >> a)(x)
+    got = wt.trace(lambda a: 300 >> a)(x)
+    assert got.dtype == expected.dtype
+    np.testing.assert_array_equal(np.asarray(got, np.int32), np.asarray(expected, np.int32))

@@ -389,7 +389,13 @@ def right_shift(x1: Any, x2: Any, /) -> Any:
     if b is None:
         return jnp.right_shift(x1, x2)
     x1, x2 = _args(b, "right_shift", (x1, x2), "numeric")
-    prim = P.shift_right_logical_p if _kind(x1) == "u" else P.shift_right_arithmetic_p
+    # jnp asks numpy whether the dtype is unsigned; numpy does not count ml_dtypes' uint4
+    # (or uint1/uint2) as unsigned, so those shift arithmetically in JAX, and here too.
+    dt = x1.aval.dtype
+    unsigned = (
+        np.issubdtype(dt, np.unsignedinteger) if isinstance(dt, np.dtype) else _kind(x1) == "u"
+    )
+    prim = P.shift_right_logical_p if unsigned else P.shift_right_arithmetic_p
     return _emit(b, prim, x1, x2)
 
 
