@@ -15,13 +15,12 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TextIO
 
 import jax
-import numpy as np
 
-from weaktrace.core.trace import Promotion, current, new_trace, operand
-from weaktrace.dtypes import as_policy, registry
-from weaktrace.dtypes.policy import Policy
+from weaktrace.core.operands import abstractify
+from weaktrace.core.program import make_program
+from weaktrace.core.trace import Promotion, current
+from weaktrace.dtypes.policies import Policy, as_policy
 from weaktrace.errors import (
-    ArgumentOverflowError,
     InvalidInputError,
     StaticArgumentError,
     WeaktraceError,
@@ -31,41 +30,7 @@ from weaktrace.ir.values import AbstractValue, Program
 from weaktrace.lowering import stages
 from weaktrace.lowering.evaluate import eval_program
 
-_PY_SCALARS = (bool, int, float, complex)
-
-
-def abstractify(x: Any, rules: Any) -> AbstractValue:
-    """The abstract value an argument enters a trace with (as ``jax.jit`` sees it)."""
-    cls = x.__class__
-    if cls in _PY_SCALARS:
-        dt, weak = rules.python_scalar(cls)
-        if cls is bool:
-            return AbstractValue.make((), dt, weak)
-        if cls is int and not np.iinfo(dt).min <= x <= np.iinfo(dt).max:
-            raise ArgumentOverflowError(
-                f"Python int argument {x} does not fit {dt}, the dtype a Python int takes "
-                f"here{'' if rules.x64 else ' (x64 is off)'}. Pass an array with an explicit "
-                "dtype, e.g. numpy.int64(x) with x64 enabled, or a float."
-            )
-        return AbstractValue.make((), dt, weak)
-    if isinstance(x, jax.ShapeDtypeStruct):
-        return AbstractValue(x.shape, x.dtype, bool(getattr(x, "weak_type", False)))
-    if isinstance(x, AbstractValue):
-        return x
-    if isinstance(x, jax.Array):
-        return AbstractValue(x.aval.shape, x.aval.dtype, x.aval.weak_type)
-    if isinstance(x, np.ndarray | np.generic):
-        if registry.from_numpy(x.dtype) is None:
-            raise InvalidInputError(
-                f"argument of dtype {x.dtype} cannot be traced: only bool, integer, floating "
-                "and complex arrays can. Convert it, or mark the argument static."
-            )
-        return AbstractValue(np.shape(x), rules.canonical_value_dtype(x.dtype), False)
-    raise InvalidInputError(
-        f"argument {x!r} (type {type(x).__name__}) is not an array, a scalar or a "
-        "jax.ShapeDtypeStruct. Pass array data, or mark the argument static "
-        "(static_argnums / static_argnames) if it is configuration."
-    )
+_current = current  # bound once: read on every call
 
 
 @dataclasses.dataclass(frozen=True)
@@ -99,9 +64,10 @@ class Traced:
     in_tree: Any
     out_tree: Any
     promotions: tuple[Promotion, ...]
-    policy: Policy
+    policy: Policy  # resolved: every option pinned as it was when the trace ran
     fun: Callable[..., Any]
     jit_options: dict[str, Any] = dataclasses.field(default_factory=dict)
+    pin_x64: bool | None = None  # the x64 mode jax runs the program under (None: jax's)
 
     def __str__(self) -> str:
         return pp_program(self.program)
@@ -110,9 +76,8 @@ class Traced:
         """Lower to StableHLO through ``jax.jit`` (``.as_text()``, ``.compile()``)."""
         flat = jax.tree_util.tree_leaves(self.in_avals, is_leaf=_is_aval)
         name = getattr(self.fun, "__name__", "run")
-        return stages.lower(self.program, flat, self.in_tree, self.out_tree,
-                            _policy_x64(self.policy), self.jit_options, name,
-                            self.policy.trace_rules())  # fmt: skip
+        return stages.lower(self.program, flat, self.in_tree, self.out_tree, self.policy,
+                            self.pin_x64, self.jit_options, name)  # fmt: skip
 
     def _repr_pretty_(self, p: Any, cycle: bool) -> None:  # IPython
         p.text(str(self))
@@ -146,7 +111,7 @@ def _is_aval(x: Any) -> bool:
 
 def _policy_x64(policy: Policy) -> bool | None:
     """The x64 mode a policy pins (None: it follows jax's config)."""
-    return getattr(policy, "x64", None)
+    return policy.x64
 
 
 class TracedFunction:
@@ -182,8 +147,6 @@ class TracedFunction:
         self.jit_options = _jit_options(jit_options)
         self.traces = 0  # how often jax.jit traced us: one per compile-cache entry
         self._x64 = _policy_x64(self.policy)
-        self._plain = self._x64 is None  # no x64 context to enter around calls
-        self._rules = None if self.policy.name == "jax" else self.policy.trace_rules()
 
         # Calls go through jax.jit's own C++ dispatch and cache: a repeat call costs
         # what a jax.jit call costs, and weak and strong inputs get separate entries
@@ -205,6 +168,7 @@ class TracedFunction:
                 f"{self.__name__}: {err} Fix static_argnums / static_argnames / "
                 "donate_argnums to name arguments the function has."
             ) from None
+        self._call = self._jitted if self._x64 is None else self._call_pinned
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         """Trace (on the first call for these types), compile, and run on the device.
@@ -212,10 +176,11 @@ class TracedFunction:
         Called inside another weaktrace trace, it is traced inline (as jax.jit inside
         jax.jit is), under the outer trace's policy.
         """
-        if self._plain and current() is None:  # the hot path: straight to jax.jit
-            return self._jitted(*args, **kwargs)
-        if current() is not None:
-            return self.fun(*args, **kwargs)
+        if _current() is None:  # the hot path: straight to jax.jit's C++ dispatch
+            return self._call(*args, **kwargs)
+        return self.fun(*args, **kwargs)
+
+    def _call_pinned(self, *args: Any, **kwargs: Any) -> Any:
         with stages.x64_mode(self._x64):
             return self._jitted(*args, **kwargs)
 
@@ -224,7 +189,8 @@ class TracedFunction:
         evaluated with the lax lowering rules."""
         self.traces += 1
         traced, leaves = self._trace(args, kwargs)
-        outs = eval_program(traced.program, leaves, stages.dtype_map(self._rules, traced.program))
+        stages.warn_lowered_dtypes(traced.policy, traced.program)
+        outs = eval_program(traced.program, leaves, traced.policy)
         return jax.tree_util.tree_unflatten(traced.out_tree, outs)
 
     def lower(self, *args: Any, **kwargs: Any) -> stages.Lowered:
@@ -268,27 +234,27 @@ class TracedFunction:
     def _trace(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Traced, list[Any]]:
         statics, dyn_args, dyn_kwargs, static_kwargs = self._split(args, kwargs)
         leaves, in_tree = jax.tree_util.tree_flatten((dyn_args, dyn_kwargs))
-        rules = self.policy.trace_rules()
-        in_avals = [abstractify(x, rules) for x in leaves]
-        with new_trace(rules) as b:
-            tracers = [b.new_arg(a) for a in in_avals]
+        pol = self.policy.resolve()
+        in_avals = [abstractify(x, pol) for x in leaves]
+
+        def flat_fun(*tracers: Any) -> Any:
             t_args, t_kwargs = jax.tree_util.tree_unflatten(in_tree, tracers)
             it = iter(t_args)
             full = [statics[i] if i in statics else next(it) for i in range(len(args))]
-            out = self.fun(*full, **t_kwargs, **static_kwargs)
-            out_leaves, out_tree = jax.tree_util.tree_flatten(out)
-            outs = [_output(o, b) for o in out_leaves]
-            program = b.program(outs)
+            return self.fun(*full, **t_kwargs, **static_kwargs)
+
+        made = make_program(flat_fun, in_avals, pol)
         traced = Traced(
-            program,
+            made.program,
             jax.tree_util.tree_unflatten(in_tree, in_avals),
-            jax.tree_util.tree_unflatten(out_tree, [o.aval for o in outs]),
+            jax.tree_util.tree_unflatten(made.out_tree, made.out_avals),
             in_tree,
-            out_tree,
-            tuple(b.promotions),
-            self.policy,
+            made.out_tree,
+            made.promotions,
+            pol,
             self.fun,
             {k: v for k, v in self.jit_options.items() if k != "static_argnums"},
+            self._x64,
         )
         return traced, leaves
 
@@ -330,16 +296,6 @@ def _jit_options(options: dict[str, Any]) -> dict[str, Any]:
             f"{sorted(allowed | {'device', 'static_argnums', 'static_argnames', 'donate_argnums'})}"
         )
     return out
-
-
-def _output(o: Any, b: Any) -> Any:
-    try:
-        return operand(o, b)
-    except InvalidInputError:
-        raise InvalidInputError(
-            f"the traced function returned {o!r} (type {type(o).__name__}), which is not an "
-            "array: return arrays, scalars, or pytrees (tuples, lists, dicts) of them."
-        ) from None
 
 
 def trace(

@@ -12,45 +12,34 @@ explicitly; iota, argmax/argmin and comparisons of strong values are strong.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
 import ml_dtypes
 import numpy as np
 
 from weaktrace.dtypes import registry
+from weaktrace.dtypes.registry import DType
 from weaktrace.errors import OperandTypeError, ShapeError
 from weaktrace.ir.values import AbstractValue, Primitive, abstract_eval_rules
 
-_BOOL = np.dtype(bool)
+_D = registry.by_name
+_BOOL = _D("bool")
+_INT32 = _D("int32")
 _make = AbstractValue.make
+kind = registry.kind
 
 
-_KIND_OF: dict[Any, str] = {d.numpy: d.kind for d in registry.ALL if d.numpy is not None}
-
-
-def kind(dtype: Any) -> str:
-    """'b', 'u', 'i', 'f' or 'c' for any dtype weaktrace knows (bfloat16 is 'f')."""
-    k = _KIND_OF.get(dtype)
-    if k is not None:
-        return k
-    d = registry.from_numpy(dtype) if isinstance(dtype, np.dtype) else None
-    if d is not None:
-        return d.kind
-    if isinstance(dtype, registry.DType):
-        return dtype.kind
-    return str(np.dtype(dtype).kind)
-
-
-def _def(name: str, rule: Callable[..., list[AbstractValue]]) -> Primitive:
-    p = Primitive(name)
+def _def(
+    name: str, rule: Callable[..., list[AbstractValue]], multiple_results: bool = False
+) -> Primitive:
+    p = Primitive(name, multiple_results)
     abstract_eval_rules[p] = rule
     return p
 
 
 def _require(name: str, aval: AbstractValue, kinds: str, what: str) -> None:
-    if kind(aval.dtype) not in kinds:
+    if aval[1].kind not in kinds:
         raise OperandTypeError(
-            f"{name} does not accept dtype {aval.dtype}: it needs {what}. "
+            f"{name} does not accept dtype {aval[1]}: it needs {what}. "
             "Convert the operand first, e.g. x.astype('float32')."
         )
 
@@ -105,29 +94,29 @@ def broadcast_shapes(name: str, shapes: Sequence[tuple[int, ...]]) -> tuple[int,
     return tuple(out)
 
 
-def _same_dtypes(name: str, avals: Sequence[AbstractValue]) -> np.dtype:
-    dt = avals[0].dtype
+def _same_dtypes(name: str, avals: Sequence[AbstractValue]) -> DType:
+    dt = avals[0][1]
     for a in avals[1:]:
-        if a.dtype != dt:
+        if a[1] is not dt:
             raise OperandTypeError(
                 f"{name} requires operands of one dtype, got "
-                f"{', '.join(str(a.dtype) for a in avals)}. Promote them first "
+                f"{', '.join(str(a[1]) for a in avals)}. Promote them first "
                 "(weaktrace.numpy does) or convert explicitly."
             )
     return dt
 
 
-def _nary(name: str, kinds: str, out_dtype: Callable[[np.dtype], Any] | None = None) -> Primitive:
+def _nary(name: str, kinds: str, out_dtype: Callable[[DType], DType] | None = None) -> Primitive:
     # The hot rule of every trace: a plain loop, no generators, no per-call lookups.
     accepted = frozenset(kinds)
 
     def rule(*avals: AbstractValue) -> list[AbstractValue]:
         first = avals[0]
         shape, dt, weak = first
-        if _KIND_OF.get(dt) not in accepted:
+        if dt.kind not in accepted:
             _require(name, first, kinds, _KIND_TEXT[kinds])
         for a in avals[1:]:
-            if a[1] != dt:
+            if a[1] is not dt:
                 _same_dtypes(name, avals)
             s = a[0]
             if s != shape and s:  # a rank-0 operand broadcasts for free
@@ -138,28 +127,30 @@ def _nary(name: str, kinds: str, out_dtype: Callable[[np.dtype], Any] | None = N
     return _def(name, rule)
 
 
-def _real_dtype(dt: np.dtype) -> np.dtype:
-    return np.dtype(np.finfo(dt).dtype) if kind(dt) == "c" else dt
+_REAL = {_D("complex64"): _D("float32"), _D("complex128"): _D("float64")}
 
 
-def _bool(dt: np.dtype) -> np.dtype:
+def _real_dtype(dt: DType) -> DType:
+    return _REAL.get(dt, dt)
+
+
+def _bool(dt: DType) -> DType:
     return _BOOL
 
 
 neg_p = _nary("neg", NUMERIC)
 sign_p = _nary("sign", NUMERIC)
-_NARROW_INTS = {"int1", "int2", "int4", "uint1", "uint2", "uint4"}
 
 
 def _abs(x: AbstractValue) -> list[AbstractValue]:
     # lax.abs: signed ints, floats, complex; not unsigned, not 1/2/4-bit ints.
-    if kind(x.dtype) not in "ifc" or str(x.dtype) in _NARROW_INTS:
+    if x[1].kind not in "ifc" or x[1].name in registry.SUB_BYTE_INTS:
         raise OperandTypeError(
-            f"abs does not accept dtype {x.dtype}: it needs a signed integer (8 bits or "
+            f"abs does not accept dtype {x[1]}: it needs a signed integer (8 bits or "
             "more), floating or complex dtype. (weaktrace.numpy.abs returns unsigned "
             "values unchanged.)"
         )
-    return [_make(x.shape, _real_dtype(x.dtype), x.weak_type)]
+    return [_make(x.shape, _real_dtype(x[1]), x.weak_type)]
 
 
 abs_p = _def("abs", _abs)
@@ -224,10 +215,10 @@ def _pow(x: AbstractValue, y: AbstractValue) -> list[AbstractValue]:
     # lax.pow: a floating/complex base; the exponent may be an integer of any dtype.
     _require("pow", x, INEXACT, _KIND_TEXT[INEXACT])
     _require("pow", y, NUMERIC, _KIND_TEXT[NUMERIC])
-    if kind(y.dtype) in INEXACT and y.dtype != x.dtype:
+    if y[1].kind in INEXACT and y[1] is not x[1]:
         _same_dtypes("pow", [x, y])
     shape = broadcast_shapes("pow", [x.shape, y.shape])
-    return [_make(shape, x.dtype, x.weak_type and y.weak_type)]
+    return [_make(shape, x[1], x.weak_type and y.weak_type)]
 
 
 pow_p = _def("pow", _pow)
@@ -235,7 +226,7 @@ pow_p = _def("pow", _pow)
 
 def _integer_pow(x: AbstractValue, *, y: int) -> list[AbstractValue]:
     _require("integer_pow", x, NUMERIC, _KIND_TEXT[NUMERIC])
-    if kind(x.dtype) in INTEGER and y < 0:
+    if x[1].kind in INTEGER and y < 0:
         raise OperandTypeError(f"integer_pow of an integer dtype to the power {y} < 0")
     return [x]
 
@@ -245,10 +236,10 @@ integer_pow_p = _def("integer_pow", _integer_pow)
 
 def _complex(x: AbstractValue, y: AbstractValue) -> list[AbstractValue]:
     dt = _same_dtypes("complex", [x, y])
-    if dt not in (np.dtype("float32"), np.dtype("float64")):
+    if dt.name not in ("float32", "float64"):
         raise OperandTypeError(f"complex needs float32 or float64 parts, got {dt}")
     shape = broadcast_shapes("complex", [x.shape, y.shape])
-    out = np.dtype("complex64") if dt == np.dtype("float32") else np.dtype("complex128")
+    out = _D("complex64") if dt.name == "float32" else _D("complex128")
     return [_make(shape, out, x.weak_type and y.weak_type)]
 
 
@@ -264,8 +255,8 @@ def _select_n(which: AbstractValue, *cases: AbstractValue) -> list[AbstractValue
         raise ShapeError(f"select_n cases must share one shape, got {[c.shape for c in cases]}")
     if which.shape not in ((), shape):
         raise ShapeError(f"select_n predicate shape {which.shape} must be () or {shape}")
-    if which.dtype != _BOOL and which.dtype != np.dtype("int32"):
-        raise OperandTypeError(f"select_n predicate must be bool or int32, got {which.dtype}")
+    if which[1] is not _BOOL and which[1] is not _INT32:
+        raise OperandTypeError(f"select_n predicate must be bool or int32, got {which[1]}")
     return [_make(shape, dt, all(c.weak_type for c in cases))]
 
 
@@ -283,7 +274,7 @@ def _clamp(lo: AbstractValue, x: AbstractValue, hi: AbstractValue) -> list[Abstr
 clamp_p = _def("clamp", _clamp)
 
 
-def _convert(x: AbstractValue, *, new_dtype: np.dtype, weak_type: bool) -> list[AbstractValue]:
+def _convert(x: AbstractValue, *, new_dtype: DType, weak_type: bool) -> list[AbstractValue]:
     return [_make(x.shape, new_dtype, weak_type)]
 
 
@@ -302,7 +293,7 @@ def _broadcast_in_dim(
         raise ShapeError(
             f"cannot broadcast {x.shape} to {shape} along dimensions {broadcast_dimensions}"
         )
-    return [_make(shape, x.dtype, x.weak_type)]
+    return [_make(shape, x[1], x.weak_type)]
 
 
 broadcast_in_dim_p = _def("broadcast_in_dim", _broadcast_in_dim)
@@ -314,7 +305,7 @@ def _reshape(x: AbstractValue, *, new_sizes: tuple[int, ...]) -> list[AbstractVa
             f"cannot reshape {x.shape} ({x.size} elements) to {new_sizes}: the new shape "
             f"must hold the same {x.size} elements (one dimension may be -1)."
         )
-    return [_make(new_sizes, x.dtype, x.weak_type)]
+    return [_make(new_sizes, x[1], x.weak_type)]
 
 
 reshape_p = _def("reshape", _reshape)
@@ -323,7 +314,7 @@ reshape_p = _def("reshape", _reshape)
 def _transpose(x: AbstractValue, *, permutation: tuple[int, ...]) -> list[AbstractValue]:
     if sorted(permutation) != list(range(x.ndim)):
         raise ShapeError(f"transpose permutation {permutation} does not fit rank {x.ndim}")
-    return [_make(tuple(x.shape[p] for p in permutation), x.dtype, x.weak_type)]
+    return [_make(tuple(x.shape[p] for p in permutation), x[1], x.weak_type)]
 
 
 transpose_p = _def("transpose", _transpose)
@@ -333,7 +324,7 @@ def _squeeze(x: AbstractValue, *, dimensions: tuple[int, ...]) -> list[AbstractV
     if any(not 0 <= d < x.ndim or x.shape[d] != 1 for d in dimensions):
         raise ShapeError(f"cannot squeeze dimensions {dimensions} of shape {x.shape}")
     shape = tuple(s for i, s in enumerate(x.shape) if i not in dimensions)
-    return [_make(shape, x.dtype, x.weak_type)]
+    return [_make(shape, x[1], x.weak_type)]
 
 
 squeeze_p = _def("squeeze", _squeeze)
@@ -345,7 +336,7 @@ def _expand_dims(x: AbstractValue, *, dimensions: tuple[int, ...]) -> list[Abstr
         if not 0 <= d <= len(shape):
             raise ShapeError(f"cannot insert dimension {d} into shape {x.shape}")
         shape.insert(d, 1)
-    return [_make(tuple(shape), x.dtype, x.weak_type)]
+    return [_make(tuple(shape), x[1], x.weak_type)]
 
 
 expand_dims_p = _def("expand_dims", _expand_dims)
@@ -391,7 +382,7 @@ def _slice(
         max(0, -(-(hi - lo) // s))
         for lo, hi, s in zip(start_indices, limit_indices, steps, strict=True)
     )
-    return [_make(shape, x.dtype, x.weak_type)]
+    return [_make(shape, x[1], x.weak_type)]
 
 
 slice_p = _def("slice", _slice)
@@ -412,30 +403,70 @@ def _dynamic_slice(
     if len(starts) != x.ndim or len(slice_sizes) != x.ndim:
         raise ShapeError(f"dynamic_slice needs {x.ndim} start indices and sizes")
     for s in starts:
-        if s.shape != () or kind(s.dtype) not in INTEGER:
+        if s.shape != () or s[1].kind not in INTEGER:
             raise OperandTypeError(f"dynamic_slice start indices must be integer scalars, got {s}")
     if any(not 0 <= z <= n for z, n in zip(slice_sizes, x.shape, strict=True)):
         raise ShapeError(f"dynamic_slice sizes {slice_sizes} do not fit shape {x.shape}")
-    return [_make(tuple(slice_sizes), x.dtype, x.weak_type)]
+    return [_make(tuple(slice_sizes), x[1], x.weak_type)]
 
 
 dynamic_slice_p = _def("dynamic_slice", _dynamic_slice)
 
 
-def _gather(x: AbstractValue, indices: AbstractValue, *, axis: int) -> list[AbstractValue]:
-    """Integer-array indexing along one axis (``jnp.take`` with mode="fill" semantics)."""
-    if kind(indices.dtype) not in INTEGER:
-        raise OperandTypeError(f"gather indices must be integers, got {indices.dtype}")
-    if not 0 <= axis < x.ndim:
-        raise ShapeError(f"gather axis {axis} out of range for shape {x.shape}")
-    shape = x.shape[:axis] + indices.shape + x.shape[axis + 1 :]
-    return [_make(shape, x.dtype, x.weak_type)]
+class GatherDims(tuple[tuple[int, ...], ...]):
+    """``lax.GatherDimensionNumbers`` as a plain hashable record: offset_dims,
+    collapsed_slice_dims, start_index_map (no batching dims)."""
+
+    __slots__ = ()
+
+    def __new__(cls, offset_dims: tuple[int, ...], collapsed_slice_dims: tuple[int, ...],
+                start_index_map: tuple[int, ...]) -> GatherDims:  # fmt: skip
+        return tuple.__new__(cls, (offset_dims, collapsed_slice_dims, start_index_map))
+
+    offset_dims = property(lambda self: self[0])
+    collapsed_slice_dims = property(lambda self: self[1])
+    start_index_map = property(lambda self: self[2])
+
+    def __repr__(self) -> str:
+        return (f"GatherDims(offset_dims={self[0]}, collapsed_slice_dims={self[1]}, "
+                f"start_index_map={self[2]})")  # fmt: skip
+
+
+def _gather(
+    x: AbstractValue,
+    indices: AbstractValue,
+    *,
+    dimension_numbers: GatherDims,
+    slice_sizes: tuple[int, ...],
+    mode: str,
+) -> list[AbstractValue]:
+    """``lax.gather``'s shape rule: batch dims of `indices` (all but its last) fill the
+    output positions not in offset_dims; the uncollapsed slice sizes fill the rest."""
+    offset, collapsed, start_map = dimension_numbers
+    if indices[1].kind not in INTEGER:
+        raise OperandTypeError(f"gather indices must be integers, got {indices[1]}")
+    if not indices.shape or indices.shape[-1] != len(start_map):
+        raise ShapeError(f"gather indices {indices.shape} must end in {len(start_map)}")
+    if (
+        len(slice_sizes) != x.ndim
+        or any(not 0 <= s <= n for s, n in zip(slice_sizes, x.shape, strict=True))
+        or any(slice_sizes[d] != 1 for d in collapsed)
+    ):
+        raise ShapeError(f"gather slice sizes {slice_sizes} do not fit shape {x.shape}")
+    kept = [s for i, s in enumerate(slice_sizes) if i not in collapsed]
+    batch = list(indices.shape[:-1])
+    rank = len(kept) + len(batch)
+    if len(offset) != len(kept) or any(not 0 <= d < rank for d in offset):
+        raise ShapeError(f"gather offset_dims {offset} do not fit output rank {rank}")
+    kept_it, batch_it = iter(kept), iter(batch)
+    shape = tuple(next(kept_it) if d in offset else next(batch_it) for d in range(rank))
+    return [_make(shape, x[1], x.weak_type)]
 
 
 gather_p = _def("gather", _gather)
 
 
-def _iota(*, dtype: np.dtype, shape: tuple[int, ...], dimension: int) -> list[AbstractValue]:
+def _iota(*, dtype: DType, shape: tuple[int, ...], dimension: int) -> list[AbstractValue]:
     if not 0 <= dimension < max(len(shape), 1):
         raise ShapeError(f"iota dimension {dimension} out of range for shape {shape}")
     return [_make(shape, dtype, False)]
@@ -455,7 +486,7 @@ def _reduced(x: AbstractValue, axes: tuple[int, ...]) -> tuple[int, ...]:
 def _reduce(name: str, kinds: str) -> Primitive:
     def rule(x: AbstractValue, *, axes: tuple[int, ...]) -> list[AbstractValue]:
         _require(name, x, kinds, _KIND_TEXT[kinds])
-        return [_make(_reduced(x, axes), x.dtype, x.weak_type)]
+        return [_make(_reduced(x, axes), x[1], x.weak_type)]
 
     return _def(name, rule)
 
@@ -469,9 +500,7 @@ reduce_or_p = _reduce("reduce_or", INT_OR_BOOL)
 
 
 def _arg_reduce(name: str) -> Primitive:
-    def rule(
-        x: AbstractValue, *, axes: tuple[int, ...], index_dtype: np.dtype
-    ) -> list[AbstractValue]:
+    def rule(x: AbstractValue, *, axes: tuple[int, ...], index_dtype: DType) -> list[AbstractValue]:
         if len(axes) != 1:
             raise ShapeError(f"{name} reduces exactly one axis, got {axes}")
         return [_make(_reduced(x, axes), index_dtype, False)]
@@ -490,10 +519,10 @@ def _dot_general(
     dimension_numbers: tuple[
         tuple[tuple[int, ...], tuple[int, ...]], tuple[tuple[int, ...], tuple[int, ...]]
     ],
-    preferred_element_type: np.dtype | None,
+    preferred_element_type: DType | None,
 ) -> list[AbstractValue]:
     (xc, yc), (xb, yb) = dimension_numbers
-    dt = _dot_dtype(x.dtype, y.dtype, preferred_element_type)
+    dt = _dot_dtype(x[1], y[1], preferred_element_type)
     if [x.shape[i] for i in xc] != [y.shape[i] for i in yc] or [x.shape[i] for i in xb] != [
         y.shape[i] for i in yb
     ]:
@@ -507,24 +536,24 @@ def _dot_general(
     return [_make(shape, dt, x.weak_type and y.weak_type)]
 
 
-def _dot_type_properties(dt: np.dtype) -> tuple[bool, int, int, int, bool]:
+def _dot_type_properties(dt: DType) -> tuple[bool, int, int, int, bool]:
     """XLA's HigherPrecisionType order, as lax.dot_general mirrors it."""
-    k = kind(dt)
-    c = _real_dtype(dt)
+    k = dt.kind
+    c = _real_dtype(dt).numpy
     floating = k in "fc"
     fi = ml_dtypes.finfo(c) if floating else None
     bits = int(fi.bits) if fi is not None else (1 if k == "b" else int(ml_dtypes.iinfo(c).bits))
     return (k == "c", int(fi.maxexp) if fi else -1, int(fi.nmant) if fi else -1, bits, k != "u")
 
 
-def _dot_dtype(a: np.dtype, b: np.dtype, preferred: np.dtype | None) -> np.dtype:
+def _dot_dtype(a: DType, b: DType, preferred: DType | None) -> DType:
     pa, pb = _dot_type_properties(a), _dot_type_properties(b)
-    if pa == pb and a != b:
+    if pa == pb and a is not b:
         raise OperandTypeError(f"dot_general argument type error: {a}, {b}")
     result = a if pa >= pb else b
-    if preferred is None or preferred == result:
+    if preferred is None or preferred is result:
         return result
-    if kind(result) != "f" and _dot_type_properties(preferred)[3] < _dot_type_properties(result)[3]:
+    if result.kind != "f" and _dot_type_properties(preferred)[3] < _dot_type_properties(result)[3]:
         raise OperandTypeError(
             f"preferred_element_type {preferred} must not be narrower than the type of the "
             f"product, {result} (as in jax.lax.dot_general)."

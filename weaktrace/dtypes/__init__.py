@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
 
-from weaktrace.dtypes import (
-    jax_rules,
-    policies,  # noqa: F401  (registers numpy, torch, max)
-)
+from weaktrace.dtypes import draw, jax_rules  # noqa: F401  (draw registers Lattice.draw)
 from weaktrace.dtypes.jax_lattices import jax_lattice
 from weaktrace.dtypes.lattice import Lattice, LatticeReport, Violation
-from weaktrace.dtypes.policy import JaxPolicy, Policy, as_policy, policy
+from weaktrace.dtypes.policies import JaxPolicy, Policy, as_policy, policy
 from weaktrace.dtypes.registry import (
     ALL,
     WEAK_KINDS,
@@ -24,7 +22,7 @@ from weaktrace.dtypes.registry import (
     weak_float,
     weak_int,
 )
-from weaktrace.dtypes.table import DOC_DTYPES, promotion_table
+from weaktrace.dtypes.table import DOC_DTYPES, render
 
 __all__ = [
     "ALL",
@@ -99,3 +97,23 @@ def result_type(
         dt, weak = _result(args, mode is not _STANDARD and mode == "strict", _X64_STATE.value)
         return (dt, weak) if return_weak_type_flag else dt
     return as_policy(policy).result_type(*args, return_weak_type_flag=return_weak_type_flag)
+
+
+def promotion_table(
+    policy: Policy | str | None = None,
+    *,
+    dtypes: Iterable[Any] | None = None,
+    format: str = "text",
+) -> str:
+    """The binary promotion table of a policy, as aligned text or as markdown.
+
+    Rows are the first operand, columns the second; ``-`` marks pairs that do not
+    promote. Weak kinds print as ``i*``, ``f*``, ``c*``.
+
+    >>> print(promotion_table("jax", dtypes=["bool", "int8", "int"]))
+         bool  i8  i*
+    bool bool  i8  i*
+    i8   i8    i8  i8
+    i*   i*    i8  i*
+    """
+    return render(as_policy(policy).table(dtypes), format)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from weaktrace.dtypes import registry
-from weaktrace.dtypes.lattice import Lattice
+from weaktrace.dtypes.lattice import Lattice, register_drawer
 
 _FILL = {"b": "#e8e8e8", "u": "#dbe9f6", "i": "#c6dbef", "f": "#fdd0a2", "c": "#d9c2e3"}
 
@@ -81,3 +81,6 @@ def draw_lattice(lattice: Lattice[Any], *, title: str | None = None, figsize: An
     ax.set_title(title or lattice.name)
     fig.tight_layout()
     return fig
+
+
+register_drawer(draw_lattice)

@@ -16,7 +16,7 @@ import jax.numpy as jnp
 from weaktrace.dtypes import registry
 from weaktrace.dtypes.lattice import Lattice
 
-_SUB_BYTE_INTS = ["uint1", "uint2", "uint4", "int1", "int2", "int4"]
+_SUB_BYTE_INTS = list(registry.SUB_BYTE_INTS)
 _SMALL_FLOATS = list(registry.SMALL_FLOATS)
 _INTS = [f"{sign}int{bits}" for sign in ("u", "") for bits in (1, 2, 4, 8, 16, 32, 64)]
 _FLOATS = [*_SMALL_FLOATS, "bfloat16", "float16", "float32", "float64"]

@@ -12,7 +12,6 @@ import warnings
 from typing import Any
 
 import jax
-import ml_dtypes
 import numpy as np
 
 from weaktrace.dtypes import registry
@@ -91,7 +90,7 @@ def no_path_error(nodes: list[str], strict: bool) -> TypePromotionError:
     """One message builder for every 'these dtypes do not promote' case."""
     shown = listing(_label(n) for n in dict.fromkeys(nodes))
     small = [n for n in nodes if n.startswith(("float8", "float6", "float4"))]
-    narrow = [n for n in nodes if n in ("int1", "int2", "int4", "uint1", "uint2", "uint4")]
+    narrow = [n for n in nodes if n in registry.SUB_BYTE_INTS]
     if strict:
         why = (
             "jax_numpy_dtype_promotion='strict' allows no implicit promotion between "
@@ -219,15 +218,23 @@ def _promote_and_cache(a: Any, b: Any, strict: bool, x64: bool) -> np.dtype:
 # -- result_type ---------------------------------------------------------------------
 
 
-def _explicit(dt: np.dtype, x64: bool) -> np.dtype:
+def explicit_mode() -> str:
+    """``jax_explicit_x64_dtypes`` now: "warn", "error" or "allow" (what an explicitly
+    requested 64-bit dtype does with x64 off)."""
+    value = getattr(jax.config, "jax_explicit_x64_dtypes", "warn")
+    name = str(getattr(value, "name", value)).lower()
+    return name if name in ("warn", "error", "allow") else "warn"
+
+
+def _explicit(dt: np.dtype, x64: bool, mode: str | None = None) -> np.dtype:
     """``_maybe_canonicalize_explicit_dtype``: an explicitly named 64-bit dtype under x32."""
     narrow = None if x64 else _TO_32.get(dt)
     if narrow is None:
         return dt
-    mode = str(getattr(jax.config, "jax_explicit_x64_dtypes", "warn")).lower()
-    if "allow" in mode:
+    mode = explicit_mode() if mode is None else mode
+    if mode == "allow":
         return dt
-    if "error" in mode:
+    if mode == "error":
         raise TypePromotionError(
             f"Explicitly requested dtype {dt} is not available with x64 disabled "
             "(jax_explicit_x64_dtypes='error'). Enable x64 (jax.config.update("
@@ -388,9 +395,11 @@ def _pairs(key: tuple[Any, ...], x64: bool) -> tuple[tuple[Any, bool], ...]:
     return tuple(out)
 
 
-def join_classified(pairs: tuple[tuple[Any, bool], ...], strict: bool, x64: bool) -> Any:
+def join_classified(
+    pairs: tuple[tuple[Any, bool], ...], strict: bool, x64: bool, explicit: str | None = None
+) -> Any:
     """``lattice_result_type`` followed by ``result_type``'s weak-default step."""
-    dt, weak = lattice_result(pairs, strict, x64)
+    dt, weak = lattice_result(pairs, strict, x64, explicit)
     if weak:
         d = registry.from_numpy(dt)
         kind = "f" if d is not None and d.kind == "f" else (d.kind if d else dt.kind)
@@ -398,7 +407,9 @@ def join_classified(pairs: tuple[tuple[Any, bool], ...], strict: bool, x64: bool
     return dt, weak
 
 
-def lattice_result(pairs: tuple[tuple[Any, bool], ...], strict: bool, x64: bool) -> Any:
+def lattice_result(
+    pairs: tuple[tuple[Any, bool], ...], strict: bool, x64: bool, explicit: str | None = None
+) -> Any:
     """``jax._src.dtypes.lattice_result_type`` on (dtype, weak_type) pairs: what
     ``jnp``'s ``promote_dtypes`` converts every operand to."""
     dts = [dt for dt, _ in pairs]
@@ -409,11 +420,12 @@ def lattice_result(pairs: tuple[tuple[Any, bool], ...], strict: bool, x64: bool)
         dt, weak = dts[0], False  # trivial: also lets extended dtypes through
     elif all(weaks) and not strict:
         # JAX joins the strong counterparts, then marks the result weak.
-        dt, weak = _canonical(_lattice_join([_strong_node(d) for d in dts], dts, strict, x64), x64)
+        node = _lattice_join([_strong_node(d) for d in dts], dts, strict, x64)
+        dt, weak = _canonical(node, x64, explicit)
         weak = True
     else:
         nodes = [_weak_node(d) if w else _strong_node(d) for d, w in pairs]
-        dt, weak = _canonical(_lattice_join(nodes, dts, strict, x64), x64)
+        dt, weak = _canonical(_lattice_join(nodes, dts, strict, x64), x64, explicit)
     return dt, weak and dt != _BOOL
 
 
@@ -431,108 +443,13 @@ def _lattice_join(nodes: list[str], dts: list[Any], strict: bool, x64: bool) -> 
     return out
 
 
-def _canonical(node: str, x64: bool) -> tuple[np.dtype, bool]:
+def _canonical(node: str, x64: bool, explicit: str | None = None) -> tuple[np.dtype, bool]:
     """JAX's ``dtype(lub)``: weak kinds become the default dtype of their kind."""
     if node in _PROMOTE_RESULT:
         return _DEFAULTS[x64][node[0]], True
     numpy = registry.by_name(node).numpy
     assert numpy is not None, f"lattice node {node} has no numpy dtype"
-    return _explicit(numpy, x64), False
-
-
-# -- the rules a trace runs under ------------------------------------------------------
-
-
-class JaxTraceRules:
-    """JAX's promotion for one trace: the mode is fixed when the trace starts (as jax
-    fixes it in the trace context), and joins of operand avals are cached."""
-
-    name = "jax"
-    int_overflow = "wrap"  # JAX wraps a Python int that does not fit (we warn)
-    weak_results = True
-    checks_ops = False
-
-    def __init__(self, strict: bool, x64: bool) -> None:
-        self.strict, self.x64 = strict, x64
-        self.defaults = _DEFAULTS[x64]
-        info = ml_dtypes.iinfo(self.defaults["i"])
-        self.python_int_bounds = (int(info.min), int(info.max))
-        self._joins: dict[tuple[Any, ...], tuple[np.dtype, bool]] = {}
-
-    def __repr__(self) -> str:
-        return f"JaxTraceRules(strict={self.strict}, x64={self.x64})"
-
-    def python_scalar_dtype(self, cls: type) -> np.dtype:
-        return self.defaults[_PY_SCALARS[cls]]
-
-    def python_scalar(self, cls: type) -> tuple[np.dtype, bool]:
-        """(dtype, weak) a Python scalar enters with: bool strong, the rest weak."""
-        if cls is bool:
-            return _BOOL, False
-        return self.defaults[_PY_SCALARS[cls]], True
-
-    def lowering_dtype(self, dt: Any) -> Any:
-        return dt
-
-    def canonical_value_dtype(self, dt: np.dtype) -> np.dtype:
-        """numpy values entering a trace are canonicalized (int64 -> int32 under x32)."""
-        return dt if self.x64 else _TO_32.get(dt, dt)
-
-    def join(self, avals: Any) -> tuple[np.dtype, bool]:
-        """``lattice_result_type`` of operand avals (NamedTuples: shape, dtype, weak)."""
-        if len(avals) == 2:  # the common case: a flat key, no nested tuples
-            a, b = avals
-            key: tuple[Any, ...] = (a[1], a[2], b[1], b[2])
-        else:
-            key = tuple([x for av in avals for x in (av[1], av[2])])
-        hit = self._joins.get(key)
-        if hit is None:
-            pairs = tuple(zip(key[::2], key[1::2], strict=True))
-            hit = self._joins[key] = lattice_result(pairs, self.strict, self.x64)
-        return hit
-
-    def promote(self, fn: str, avals: Any, target: str | None) -> tuple[np.dtype, bool]:
-        """The (dtype, weak) an operation computes in: jnp's promote_dtypes{,_inexact,
-        _numeric,_complex} (`fn` names the operation; JAX's rule does not depend on it)."""
-        dt, weak = self.join(avals)
-        return (_TARGETS[target](dt), weak) if target is not None else (dt, weak)
-
-    def sum_dtype(self, dt: np.dtype) -> np.dtype:
-        """``_promote_integer_dtype``: small ints accumulate in the default int (uint)."""
-        d = registry.from_numpy(dt)
-        kind = d.kind if d is not None else "?"
-        if kind == "b":
-            return self.defaults["i"]
-        if kind in "iu":
-            if dt.kind not in "iu":  # jax calls np.iinfo, which rejects the sub-byte ints
-                raise InvalidDTypeError(
-                    f"summing {dt} values is not supported (as in JAX: numpy's iinfo does not "
-                    "know the sub-byte integer types). Convert to int8 or wider first."
-                )
-            wide = self.defaults[kind]
-            return wide if ml_dtypes.iinfo(dt).bits < ml_dtypes.iinfo(wide).bits else dt
-        return dt
-
-    def mean_dtype(self, dt: np.dtype) -> np.dtype:
-        return to_inexact(dt)
-
-    def values_dtype(self, values: Any) -> np.dtype:
-        """The dtype jnp.array / jnp.arange give concrete Python values."""
-        return result(tuple(values), self.strict, self.x64)[0]
-
-    def result(self, avals: Any) -> tuple[np.dtype, bool]:
-        """``result_type(..., return_weak_type_flag=True)`` of operand avals."""
-        return join_classified(tuple([(a[1], a[2]) for a in avals]), self.strict, self.x64)
-
-    def user_dtype(self, dtype: Any) -> np.dtype:
-        """``check_and_canonicalize_user_dtype``: int/float/complex mean the defaults."""
-        if isinstance(dtype, type) and dtype in _PY_SCALARS:
-            return self.defaults[_PY_SCALARS[dtype]]
-        if dtype is bool:
-            return _BOOL
-        dt = _np_dtype(dtype)
-        _check_valid(dtype, dt)
-        return _explicit(dt, self.x64)
+    return _explicit(numpy, x64, explicit), False
 
 
 # jax._src.dtypes._dtype_to_inexact (narrow types become float32, 64-bit ints float64)

@@ -25,6 +25,15 @@ from weaktrace.errors import LatticeError, listing
 N = TypeVar("N", bound=Hashable)
 
 
+_DRAWER: Any = None  # set by weaktrace.dtypes.draw
+
+
+def register_drawer(fn: Any) -> None:
+    """Called by weaktrace.dtypes.draw: the function behind ``Lattice.draw``."""
+    global _DRAWER
+    _DRAWER = fn
+
+
 @dataclasses.dataclass(frozen=True)
 class Violation:
     """One broken law: which law, the nodes or table cell involved, and what was seen."""
@@ -207,9 +216,11 @@ class Lattice(Generic[N]):
 
     def draw(self, **options: Any) -> Any:
         """A Hasse diagram of the lattice (a matplotlib Figure; needs matplotlib)."""
-        from weaktrace.dtypes.draw import draw_lattice
-
-        return draw_lattice(self, **options)
+        # weaktrace.dtypes.draw registers itself here (it imports this module, not the
+        # other way round); weaktrace.dtypes imports it, so it is always registered.
+        if _DRAWER is None:  # pragma: no cover - weaktrace.dtypes always imports draw
+            raise LatticeError("drawing is unavailable: import weaktrace.dtypes.draw")
+        return _DRAWER(self, **options)
 
     def hasse_edges(self) -> Iterator[tuple[N, N]]:
         """The covering pairs (a, b): a < b with nothing strictly between; for drawing."""

@@ -93,6 +93,10 @@ SMALL_FLOATS: tuple[str, ...] = (
     "float8_e5m2", "float8_e5m2fnuz",
 )  # fmt: skip
 
+# The 1-, 2- and 4-bit integers (JAX keeps them out of implicit promotion, like the
+# small floats); listed once, here.
+SUB_BYTE_INTS: tuple[str, ...] = ("uint1", "uint2", "uint4", "int1", "int2", "int4")
+
 # Every concrete dtype JAX has had, in display order. Sub-byte ints and the small
 # floats exist only when the installed ml_dtypes has them; `supported_by_jax`
 # narrows further to what the installed jax promotes.
@@ -159,6 +163,47 @@ def by_name(name: str) -> DType:
 def from_numpy(np_dtype: np.dtype) -> DType | None:
     """The registered DType of a numpy dtype, or None if weaktrace has none."""
     return _BY_NUMPY.get(np_dtype)
+
+
+def of(x: Any) -> DType:
+    """The concrete DType of a dtype-like (a DType, numpy dtype, scalar type or name),
+    read as numpy reads it (``int`` is int64 here, never the weak kind): what an
+    abstract value holds.
+
+    >>> of("float32") is by_name("f32"), of(np.dtype("bool")).kind
+    (True, 'b')
+    """
+    if x.__class__ is DType:
+        return x
+    found = _BY_NUMPY.get(x)
+    if found is not None:
+        return found
+    if isinstance(x, str) and x in _BY_NAME and not _BY_NAME[x].weak:
+        return _BY_NAME[x]
+    try:
+        np_dtype = np.dtype(x)
+    except TypeError as err:
+        raise InvalidDTypeError(
+            f"cannot interpret {x!r} as a dtype ({err}). Pass a dtype, a scalar type "
+            "such as numpy.int8, or a name such as 'int8'."
+        ) from None
+    found = _BY_NUMPY.get(np_dtype)
+    if found is None:
+        raise InvalidDTypeError(
+            f"dtype {np_dtype} (from {x!r}) is not a dtype weaktrace knows: only bool, "
+            "integer, floating and complex dtypes can be traced."
+        )
+    return found
+
+
+def kind(x: Any) -> str:
+    """'b', 'u', 'i', 'f' or 'c' of any dtype-like weaktrace knows (bfloat16 is 'f')."""
+    return x.kind if x.__class__ is DType else of(x).kind
+
+
+def to_numpy(d: DType) -> Any:
+    """The numpy dtype of a DType; a dtype only some policies know stays a DType."""
+    return d.numpy if d.numpy is not None else d
 
 
 def as_dtype(x: Any) -> DType:

@@ -12,7 +12,6 @@ from collections.abc import Iterable
 from typing import Any
 
 from weaktrace.dtypes import registry
-from weaktrace.dtypes.policy import Policy, as_policy
 from weaktrace.errors import PolicyError, TypePromotionError
 
 DOC_DTYPES: tuple[str, ...] = (
@@ -25,12 +24,11 @@ NO_PROMOTION = "-"
 
 
 def table_cells(
-    policy: Policy | str | None = None, dtypes: Iterable[Any] | None = None
+    pol: Any, dtypes: Iterable[Any] | None = None
 ) -> tuple[list[registry.DType], dict[tuple[registry.DType, registry.DType], Any]]:
     """The dtypes (rows = columns) and the result of every ordered pair (None: no
-    promotion). Lattice policies give joins (weak kinds included); the others give
-    their promote_types."""
-    pol = as_policy(policy)
+    promotion) of a Policy. Lattice policies give joins (weak kinds included); the
+    others give their promote_types."""
     lattice = pol.lattice
     if dtypes is None:
         names = [d for d in registry.ALL if (d.name in lattice.nodes if lattice else _common(d))]
@@ -47,7 +45,7 @@ def _common(d: registry.DType) -> bool:
     return d.name in DOC_DTYPES and not d.weak
 
 
-def _cell(pol: Policy, lattice: Any, a: registry.DType, b: registry.DType) -> Any:
+def _cell(pol: Any, lattice: Any, a: registry.DType, b: registry.DType) -> Any:
     if lattice is not None:
         out = lattice.join(a.name, b.name)
         return None if out is None else registry.by_name(out)
@@ -112,32 +110,14 @@ def _html_cell(c: str) -> str:
     return f"<td{style}>{html.escape(c)}</td>"
 
 
-def table(
-    policy: Policy | str | None = None, dtypes: Iterable[Any] | None = None
-) -> PromotionTable:
-    """The promotion table of a policy as an object (text, markdown, HTML)."""
-    names, cells = table_cells(policy, dtypes)
-    return PromotionTable(repr(as_policy(policy)), tuple(names), cells)
+def table(pol: Any, dtypes: Iterable[Any] | None = None) -> PromotionTable:
+    """The promotion table of a Policy as an object (text, markdown, HTML)."""
+    names, cells = table_cells(pol, dtypes)
+    return PromotionTable(repr(pol), tuple(names), cells)
 
 
-def promotion_table(
-    policy: Policy | str | None = None,
-    *,
-    dtypes: Iterable[Any] | None = None,
-    format: str = "text",
-) -> str:
-    """The binary promotion table of a policy, as aligned text or as markdown.
-
-    Rows are the first operand, columns the second; ``-`` marks pairs that do not
-    promote. Weak kinds print as ``i*``, ``f*``, ``c*``.
-
-    >>> print(promotion_table("jax", dtypes=["bool", "int8", "int"]))
-         bool  i8  i*
-    bool bool  i8  i*
-    i8   i8    i8  i8
-    i*   i*    i8  i*
-    """
+def render(t: PromotionTable, format: str = "text") -> str:
+    """A table as aligned text or as markdown."""
     if format not in ("text", "md", "markdown"):
         raise PolicyError(f"unknown table format {format!r}; use 'text' or 'markdown'")
-    t = table(policy, dtypes)
     return t.to_markdown() if format in ("md", "markdown") else str(t)

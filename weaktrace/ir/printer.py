@@ -12,6 +12,8 @@ from typing import Any
 
 import numpy as np
 
+from weaktrace.dtypes.registry import DType
+from weaktrace.ir import values
 from weaktrace.ir.values import Atom, Equation, Literal, Program, Var, short_dtype
 
 
@@ -52,21 +54,45 @@ def _literal(value: Any) -> str:
     return str(v)
 
 
-def _param(value: Any) -> str:
-    if isinstance(value, np.dtype):
-        return value.name
+def _param(value: Any, indent: str) -> str:
+    if isinstance(value, np.dtype | DType):
+        return str(value.name)
+    if isinstance(value, Program):  # a sub-program prints nested, as jaxpr does
+        return _program_lines(value, indent + "  ")
     if isinstance(value, tuple):
-        return "(" + ", ".join(_param(v) for v in value) + ("," if len(value) == 1 else "") + ")"
+        items = [_param(v, indent) for v in value]
+        return "(" + ", ".join(items) + ("," if len(value) == 1 else "") + ")"
     return str(value)
 
 
-def pp_equation(eqn: Equation, namer: _Namer) -> str:
+def pp_equation(eqn: Equation, namer: _Namer, indent: str = "    ") -> str:
     ins = " ".join(namer.use(a) for a in eqn.inputs)
     params = ""
     if eqn.params:
-        params = "[" + " ".join(f"{k}={_param(v)}" for k, v in sorted(eqn.params.items())) + "]"
+        items = [f"{k}={_param(v, indent)}" for k, v in sorted(eqn.params.items())]
+        nested = any("\n" in i for i in items)
+        sep = "\n" + indent + "  " if nested else " "
+        params = (
+            "["
+            + (sep if nested else "")
+            + sep.join(items)
+            + ("\n" + indent if nested else "")
+            + "]"
+        )
     outs = " ".join(namer.bind(v) for v in eqn.outputs)
     return f"{outs} = {eqn.primitive.name}{params} {ins}".rstrip()
+
+
+def _program_lines(program: Program, indent: str) -> str:
+    """A program, its equations indented by `indent` (names are fresh per program)."""
+    namer = _Namer()
+    consts = " ".join(namer.bind(v) for v in program.constvars)
+    ins = " ".join(namer.bind(v) for v in program.invars)
+    lines = [f"{{ lambda {consts}; {ins}. let"]
+    lines += [indent + pp_equation(e, namer, indent) for e in program.equations]
+    outs = ", ".join(namer.use(v) for v in program.outvars)
+    lines.append(f"{indent[:-2]}in ({outs}{',' if len(program.outvars) == 1 else ''}) }}")
+    return "\n".join(lines)
 
 
 def pp_program(program: Program) -> str:
@@ -79,14 +105,9 @@ def pp_program(program: Program) -> str:
     { lambda ; a:~f32[3]. let
       in (a,) }
     """
-    namer = _Namer()
-    consts = " ".join(namer.bind(v) for v in program.constvars)
-    ins = " ".join(namer.bind(v) for v in program.invars)
-    lines = [f"{{ lambda {consts}; {ins}. let"]
-    lines += ["    " + pp_equation(e, namer) for e in program.equations]
-    outs = ", ".join(namer.use(v) for v in program.outvars)
-    lines.append(f"  in ({outs}{',' if len(program.outvars) == 1 else ''}) }}")
-    return "\n".join(lines)
+    return _program_lines(program, "    ")
 
+
+values._PRINTER[0] = pp_program
 
 __all__ = ["pp_equation", "pp_program", "short_dtype"]

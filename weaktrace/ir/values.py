@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -18,16 +18,20 @@ from weaktrace.dtypes import registry
 
 def short_dtype(dtype: Any) -> str:
     """``f32``, ``bf16``, ``bool``: jaxpr's short dtype names."""
-    d = registry.from_numpy(dtype) if isinstance(dtype, np.dtype) else None
-    if d is not None:
-        return d.short
     if isinstance(dtype, registry.DType):
         return dtype.short
-    return str(dtype)
+    d = registry.from_numpy(dtype) if isinstance(dtype, np.dtype) else None
+    return d.short if d is not None else str(dtype)
+
+
+_of = registry.of
 
 
 class AbstractValue(tuple[Any, ...]):
     """An array's type: shape, dtype and weak_type. Immutable and hashable.
+
+    The dtype is held as a :class:`~weaktrace.dtypes.registry.DType` (``.dt``; its
+    kind, bits and flags); ``.dtype`` gives the numpy dtype, as jax's avals do.
 
     >>> import numpy as np
     >>> str(AbstractValue((3,), np.float32, True)), str(AbstractValue((2, 3), "int8"))
@@ -40,20 +44,25 @@ class AbstractValue(tuple[Any, ...]):
     # A plain tuple subclass, not a NamedTuple: jax.tree_util treats namedtuples as
     # pytree nodes, and an abstract value must stay a leaf of the out_avals pytree.
     shape: tuple[int, ...] = property(operator.itemgetter(0))  # type: ignore[assignment]
-    dtype: np.dtype = property(operator.itemgetter(1))  # type: ignore[assignment]
+    dt: registry.DType = property(operator.itemgetter(1))  # type: ignore[assignment]
     weak_type: bool = property(operator.itemgetter(2))  # type: ignore[assignment]
 
     def __new__(cls, shape: Sequence[int], dtype: Any, weak_type: bool = False) -> AbstractValue:
         dims = tuple(int(d) for d in shape)
         if any(d < 0 for d in dims):
             raise ValueError(f"AbstractValue shape {dims} has a negative dimension")
-        dt = dtype if isinstance(dtype, registry.DType) else np.dtype(dtype)
-        return tuple.__new__(cls, (dims, dt, bool(weak_type)))
+        return tuple.__new__(cls, (dims, _of(dtype), bool(weak_type)))
 
     @classmethod
-    def make(cls, shape: tuple[int, ...], dtype: np.dtype, weak_type: bool) -> AbstractValue:
+    def make(cls, shape: tuple[int, ...], dtype: registry.DType, weak_type: bool) -> AbstractValue:
         """Unchecked constructor for the tracer's hot path (arguments already canonical)."""
         return tuple.__new__(cls, (shape, dtype, weak_type))
+
+    @property
+    def dtype(self) -> Any:
+        """The numpy dtype (a DType for dtypes only some policies know, like MAX's index)."""
+        d = self[1]
+        return d.numpy if d.numpy is not None else d
 
     @property
     def ndim(self) -> int:
@@ -66,19 +75,19 @@ class AbstractValue(tuple[Any, ...]):
     def update(self, **changes: Any) -> AbstractValue:
         return AbstractValue(
             changes.get("shape", self.shape),
-            changes.get("dtype", self.dtype),
+            changes.get("dtype", self[1]),
             changes.get("weak_type", self.weak_type),
         )
 
     def strong(self) -> AbstractValue:
-        return AbstractValue.make(self.shape, self.dtype, False) if self.weak_type else self
+        return AbstractValue.make(self.shape, self[1], False) if self.weak_type else self
 
     def __str__(self) -> str:
         dims = ",".join(map(str, self.shape))
-        return f"{'~' if self.weak_type else ''}{short_dtype(self.dtype)}[{dims}]"
+        return f"{'~' if self.weak_type else ''}{self[1].short}[{dims}]"
 
     def __repr__(self) -> str:
-        return f"AbstractValue({self.shape}, {self.dtype}, weak_type={self.weak_type})"
+        return f"AbstractValue({self.shape}, {self[1].name}, weak_type={self.weak_type})"
 
 
 class Var:
@@ -127,14 +136,15 @@ class Primitive:
 
     def __init__(self, name: str, multiple_results: bool = False) -> None:
         self.name = name
-        self.multiple_results = multiple_results
+        self.multiple_results = multiple_results  # its lowering rule returns a list
 
     def __repr__(self) -> str:
         return self.name
 
 
 class Equation(NamedTuple):
-    """``outputs = primitive[params](*inputs)``, recorded at `source_info`."""
+    """``outputs = primitive[params](*inputs)``, recorded at `source_info`. Any number
+    of outputs; sub-programs (loop bodies, branches) are params holding a Program."""
 
     primitive: Primitive
     inputs: tuple[Atom, ...]
@@ -157,9 +167,24 @@ class Program(NamedTuple):
     consts: tuple[Any, ...] = ()
 
     def __str__(self) -> str:
-        from weaktrace.ir.printer import pp_program
+        return _PRINTER[0](self)  # weaktrace.ir.printer registers itself (it imports us)
 
-        return pp_program(self)
+    def sub_programs(self) -> Iterator[Program]:
+        """The programs held in this program's equations' params (one level down)."""
+        for eqn in self.equations:
+            yield from sub_programs(eqn.params)
+
+
+def sub_programs(params: Mapping[str, Any]) -> Iterator[Program]:
+    """Programs among an equation's params (a Program, or tuples of them)."""
+    for v in params.values():
+        if isinstance(v, Program):
+            yield v
+        elif isinstance(v, tuple):
+            yield from (p for p in v if isinstance(p, Program))
+
+
+_PRINTER: list[Callable[[Program], str]] = [repr]
 
 
 # Rule tables, one per concern, keyed by primitive (autodidax's `abstract_eval_rules`).

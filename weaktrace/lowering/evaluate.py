@@ -6,69 +6,68 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-import jax
 import numpy as np
 
-from weaktrace.dtypes import registry
+from weaktrace.core.literals import jax_literal
+from weaktrace.dtypes.policies import Policy
+from weaktrace.dtypes.registry import DType
 from weaktrace.ir.values import AbstractValue, Literal, Program, Var, lowering_rules
-from weaktrace.lowering.rules import convert
-
-_PY_TYPE = {"i": int, "u": int, "f": float, "c": complex}
 
 
-def _defaults() -> dict[str, np.dtype]:
-    x64 = bool(jax.config.read("jax_enable_x64"))
-    names = ("int64", "float64", "complex128") if x64 else ("int32", "float32", "complex64")
-    return dict(zip("ifc", map(np.dtype, names), strict=True))
-
-
-def literal(lit: Literal, defaults: dict[str, np.dtype]) -> Any:
-    """A literal as jax sees constants: a weak one is a Python scalar (when its dtype is
-    the default of its kind), a strong one a numpy scalar of its dtype."""
-    value, aval = lit.value, lit.aval
-    arr = np.asarray(value, dtype=aval.dtype)
-    if not aval.weak_type:
-        return arr
-    kind = aval.dtype.kind if aval.dtype.kind in "iufc" else "f"
-    if defaults.get("i" if kind == "u" else kind) == aval.dtype:
-        return _PY_TYPE[kind](arr.item())
-    return convert(arr, new_dtype=aval.dtype, weak_type=True)
-
-
-def eval_program(
-    program: Program, args: Sequence[Any], lowering_dtype: Callable[[Any], Any] | None = None
-) -> list[Any]:
+def eval_program(program: Program, args: Sequence[Any], policy: Policy) -> list[Any]:
     """Run every equation's lowering rule in order; returns the output values.
 
+    `policy` is the trace's (resolved): its x64 mode types weak literals, and its
     `lowering_dtype` maps dtypes XLA lacks (MAX's index, torch's complex32) to the
     dtype they compute in; params and literals are mapped before the rules see them.
     """
-    defaults = _defaults()
+    x64 = policy.x64
+    mapping = _lowering_map(policy, program)
     env: dict[Var, Any] = dict(zip(program.constvars, program.consts, strict=True))
     env.update(zip(program.invars, args, strict=True))
 
     def read(atom: Any) -> Any:
         if atom.__class__ is Var:
             return env[atom]
-        if lowering_dtype is not None:
-            atom = _mapped_literal(atom, lowering_dtype)
-        return literal(atom, defaults)
+        if mapping is not None:
+            atom = _mapped_literal(atom, mapping)
+        return jax_literal(atom, x64)
 
     for eqn in program.equations:
         rule = lowering_rules[eqn.primitive]
-        params = eqn.params if lowering_dtype is None else _mapped(eqn.params, lowering_dtype)
-        env[eqn.outputs[0]] = rule(*[read(a) for a in eqn.inputs], **params)
+        params = eqn.params if mapping is None else _mapped(eqn.params, mapping)
+        out = rule(*[read(a) for a in eqn.inputs], **params)
+        if eqn.primitive.multiple_results:
+            env.update(zip(eqn.outputs, out, strict=True))
+        else:
+            env[eqn.outputs[0]] = out
     return [read(v) for v in program.outvars]
 
 
-def _mapped(params: Mapping[str, Any], fn: Callable[[Any], Any]) -> dict[str, Any]:
-    return {k: fn(v) if isinstance(v, np.dtype | registry.DType) else v for k, v in params.items()}
+def _lowering_map(policy: Policy, program: Program) -> Callable[[DType], DType] | None:
+    """The policy's lowering map, if this program uses a dtype it changes."""
+    fn = policy.lowering_dtype
+    if all(fn(a[1]) is a[1] for a in avals(program)):
+        return None
+    return fn
 
 
-def _mapped_literal(lit: Literal, fn: Callable[[Any], Any]) -> Literal:
-    dt = fn(lit.aval.dtype)
-    if dt is lit.aval.dtype:
+def avals(program: Program) -> list[AbstractValue]:
+    """Every abstract value the program mentions (inputs, constants, equation atoms)."""
+    out = [v.aval for v in (*program.invars, *program.constvars)]
+    for eqn in program.equations:
+        out += [a.aval for a in (*eqn.inputs, *eqn.outputs)]
+    return out
+
+
+def _mapped(params: Mapping[str, Any], fn: Callable[[DType], DType]) -> dict[str, Any]:
+    return {k: fn(v) if isinstance(v, DType) else v for k, v in params.items()}
+
+
+def _mapped_literal(lit: Literal, fn: Callable[[DType], DType]) -> Literal:
+    dt = fn(lit.aval[1])
+    if dt is lit.aval[1]:
         return lit
     return Literal(
-        np.asarray(lit.value).astype(dt)[()], AbstractValue.make((), dt, lit.aval.weak_type)
+        np.asarray(lit.value).astype(dt.numpy)[()], AbstractValue.make((), dt, lit.aval[2])
     )

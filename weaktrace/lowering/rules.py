@@ -17,7 +17,8 @@ import numpy as np
 from jax import lax
 
 from weaktrace.core import primitives as P
-from weaktrace.ir.values import Primitive, lowering_rules
+from weaktrace.dtypes.registry import DType
+from weaktrace.ir.values import Primitive, abstract_eval_rules, lowering_rules
 
 Rule = Callable[..., Any]
 
@@ -26,15 +27,19 @@ def _register(prim: Primitive, rule: Rule) -> None:
     lowering_rules[prim] = rule
 
 
-def convert(x: Any, *, new_dtype: np.dtype, weak_type: bool) -> Any:
-    """``convert_element_type[new_dtype, weak_type]`` exactly, falling back to the
-    public ``lax.convert_element_type`` (strong) if the primitive's params differ."""
-    try:
-        return lax.convert_element_type_p.bind(
-            x, new_dtype=np.dtype(new_dtype), weak_type=bool(weak_type), sharding=None
-        )
-    except TypeError:  # pragma: no cover - a jax whose convert params changed
-        return lax.convert_element_type(x, new_dtype)
+def _np(dt: Any) -> np.dtype:
+    """A dtype param (a DType) as jax takes it."""
+    out = dt.numpy if isinstance(dt, DType) else np.dtype(dt)
+    assert out is not None, f"{dt} has no numpy dtype: map it with the policy's lowering_dtype"
+    return out
+
+
+def convert(x: Any, *, new_dtype: Any, weak_type: bool) -> Any:
+    """``convert_element_type[new_dtype, weak_type]`` exactly (weak types survive as in
+    a jaxpr that jax.numpy produced)."""
+    return lax.convert_element_type_p.bind(
+        x, new_dtype=_np(new_dtype), weak_type=bool(weak_type), sharding=None
+    )
 
 
 for _prim, _fn in {
@@ -83,28 +88,36 @@ _register(
 )
 _register(
     P.iota_p,
-    lambda *, dtype, shape, dimension: lax.broadcasted_iota(dtype, shape, dimension),
+    lambda *, dtype, shape, dimension: lax.broadcasted_iota(_np(dtype), shape, dimension),
 )
 _register(
     P.dot_general_p,
     lambda x, y, *, dimension_numbers, preferred_element_type: lax.dot_general(
-        x, y, dimension_numbers, preferred_element_type=preferred_element_type
+        x,
+        y,
+        dimension_numbers,
+        preferred_element_type=None
+        if preferred_element_type is None
+        else _np(preferred_element_type),
     ),
 )
-_register(P.argmax_p, lambda x, *, axes, index_dtype: lax.argmax(x, axes[0], index_dtype))
-_register(P.argmin_p, lambda x, *, axes, index_dtype: lax.argmin(x, axes[0], index_dtype))
+_register(P.argmax_p, lambda x, *, axes, index_dtype: lax.argmax(x, axes[0], _np(index_dtype)))
+_register(P.argmin_p, lambda x, *, axes, index_dtype: lax.argmin(x, axes[0], _np(index_dtype)))
 
 
-def _gather(x: Any, idx: Any, *, axis: int) -> Any:
-    """x[idx] along one axis, out-of-range indices clamped (jax.numpy's retrieval rule)."""
-    ndim, k = x.ndim, idx.ndim
+_GATHER_MODES = {
+    "clip": lax.GatherScatterMode.CLIP,
+    "fill": lax.GatherScatterMode.FILL_OR_DROP,
+    "promise_in_bounds": lax.GatherScatterMode.PROMISE_IN_BOUNDS,
+}
+
+
+def _gather(x: Any, idx: Any, *, dimension_numbers: Any, slice_sizes: Any, mode: str) -> Any:
+    offset, collapsed, start_map = dimension_numbers
     dnums = lax.GatherDimensionNumbers(
-        offset_dims=tuple(range(axis)) + tuple(range(axis + k, ndim - 1 + k)),
-        collapsed_slice_dims=(axis,),
-        start_index_map=(axis,),
+        offset_dims=offset, collapsed_slice_dims=collapsed, start_index_map=start_map
     )
-    sizes = tuple(1 if i == axis else s for i, s in enumerate(x.shape))
-    return lax.gather(x, idx[..., None], dnums, sizes, mode=lax.GatherScatterMode.CLIP)
+    return lax.gather(x, idx, dnums, slice_sizes, mode=_GATHER_MODES[mode])
 
 
 _register(P.gather_p, _gather)
@@ -113,7 +126,7 @@ _register(P.gather_p, _gather)
 def _identity(op: str, dtype: np.dtype) -> Any:
     """The identity of a reduction monoid in `dtype` (what jnp passes as init_val)."""
     dt = np.dtype(dtype)
-    kind = P.kind(dt)
+    kind = P.kind(dt)  # the jax value's numpy dtype
     if op in ("sum", "or"):
         return np.array(False if kind == "b" else 0, dt)
     if op == "prod" or (op == "and" and kind == "b"):
@@ -151,6 +164,4 @@ _register(P.reduce_or_p, _reduction("or", lax.bitwise_or))
 
 def missing_rules() -> list[str]:
     """Primitives with a type rule but no lowering rule (should be none)."""
-    from weaktrace.ir.values import abstract_eval_rules
-
     return sorted(p.name for p in abstract_eval_rules if p not in lowering_rules)

@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import contextlib
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import jax
 
+from weaktrace.dtypes.policies import Policy
 from weaktrace.errors import InvalidInputError
 from weaktrace.ir.values import AbstractValue, Program
-from weaktrace.lowering.evaluate import eval_program
+from weaktrace.lowering.evaluate import avals, eval_program
 
 
 @contextlib.contextmanager
@@ -28,36 +29,25 @@ def x64_mode(x64: bool | None) -> Iterator[None]:
             yield
 
 
-def spec(aval: AbstractValue, lowering_dtype: Callable[[Any], Any] | None = None) -> Any:
-    dt = aval.dtype if lowering_dtype is None else lowering_dtype(aval.dtype)
-    return jax.ShapeDtypeStruct(aval.shape, dt, weak_type=aval.weak_type)
-
-
-def dtype_map(rules: Any, program: Program) -> Callable[[Any], Any] | None:
-    """The policy's lowering map, if the program uses a dtype XLA lacks; says so once."""
-    fn = getattr(rules, "lowering_dtype", None)
-    if fn is None:
-        return None
-    used = {a.dtype for a in _avals(program)}
-    changed = {dt: fn(dt) for dt in used if fn(dt) is not dt}
-    if not changed:
-        return None
-    warnings.warn(
-        "XLA has no "
-        + ", ".join(f"{dt} (computed as {to})" for dt, to in changed.items())
-        + f"; policy {getattr(rules, 'name', '?')!r} lowers them so.",
-        LoweringDtypeWarning,
-        stacklevel=4,
+def spec(aval: AbstractValue, policy: Policy) -> Any:
+    """The jax.ShapeDtypeStruct a program input lowers with."""
+    return jax.ShapeDtypeStruct(
+        aval.shape, policy.lowering_dtype(aval[1]).numpy, weak_type=aval.weak_type
     )
-    return fn
 
 
-def _avals(program: Program) -> Iterator[AbstractValue]:
-    for v in (*program.invars, *program.constvars):
-        yield v.aval
-    for eqn in program.equations:
-        for a in (*eqn.inputs, *eqn.outputs):
-            yield a.aval
+def warn_lowered_dtypes(policy: Policy, program: Program) -> None:
+    """Say once per lowering when the policy computes a dtype XLA lacks as another."""
+    changed = {a[1]: policy.lowering_dtype(a[1]) for a in avals(program)}
+    changed = {k: v for k, v in changed.items() if k is not v}
+    if changed:
+        warnings.warn(
+            "XLA has no "
+            + ", ".join(f"{dt} (computed as {to})" for dt, to in changed.items())
+            + f"; policy {policy.name!r} lowers them so.",
+            LoweringDtypeWarning,
+            stacklevel=4,
+        )
 
 
 class LoweringDtypeWarning(UserWarning):
@@ -115,15 +105,15 @@ class Compiled:
 
 
 def lower(program: Program, in_avals: list[AbstractValue], in_tree: Any, out_tree: Any,
-          x64: bool | None, jit_options: dict[str, Any], name: str = "run",
-          rules: Any = None) -> Lowered:  # fmt: skip
+          policy: Policy, pin_x64: bool | None, jit_options: dict[str, Any],
+          name: str = "run") -> Lowered:  # fmt: skip
     """Lower a program for its input types through ``jax.jit``."""
-    fn = dtype_map(rules, program)
+    warn_lowered_dtypes(policy, program)
 
     def run(*leaves: Any) -> list[Any]:
-        return eval_program(program, leaves, fn)
+        return eval_program(program, leaves, policy)
 
     run.__name__ = run.__qualname__ = name  # the StableHLO module is named after it
-    with x64_mode(x64):
-        jax_lowered = jax.jit(run, **jit_options).lower(*[spec(a, fn) for a in in_avals])
-    return Lowered(jax_lowered, program, in_tree, out_tree, x64)
+    with x64_mode(pin_x64):
+        jax_lowered = jax.jit(run, **jit_options).lower(*[spec(a, policy) for a in in_avals])
+    return Lowered(jax_lowered, program, in_tree, out_tree, pin_x64)

@@ -1,0 +1,1 @@
+"""The core: primitives with their rules, tracers, contexts, bind and promotion."""

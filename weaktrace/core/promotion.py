@@ -1,0 +1,155 @@
+"""Promotion: the one place operands are joined and converted.
+
+`promote` asks the context's policy which (dtype, weak) an operation computes in,
+converts every operand to it (literals fold, as JAX folds them; arrays get a
+``convert_element_type`` equation) and records each implicit conversion for
+``explain``. Shape helpers follow ``jax._src.numpy.util.promote_shapes``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from weaktrace.core import primitives as P
+from weaktrace.core.literals import literal_value
+from weaktrace.core.operands import operand
+from weaktrace.core.source import user_source
+from weaktrace.core.trace import Context, Promotion, Tracer
+from weaktrace.dtypes import registry
+from weaktrace.dtypes.registry import DType
+from weaktrace.errors import ShapeError
+from weaktrace.ir.values import AbstractValue, Literal, Primitive
+
+_make = AbstractValue.make
+_new_tuple = tuple.__new__
+_BOOL = registry.by_name("bool")
+
+
+def bind(prim: Primitive, *args: Tracer, **params: Any) -> Tracer:
+    """Apply a primitive to operands of one context: traced, it records an equation;
+    eager, it runs the primitive's lowering rule at once."""
+    return args[0].ctx.emit(prim, args, params)
+
+
+def bind_n(
+    prim: Primitive, ctx: Context, args: Sequence[Tracer], params: Mapping[str, Any]
+) -> list[Tracer]:
+    """`bind` for primitives with several outputs (or none, or no operands)."""
+    return ctx.emit_n(prim, tuple(args), params)
+
+
+def operands(ctx: Context, args: Sequence[Any]) -> list[Tracer]:
+    return [a if a.__class__ is Tracer and a.ctx is ctx else operand(a, ctx) for a in args]
+
+
+def convert(ctx: Context, x: Tracer, dtype: DType, weak: bool) -> Tracer:
+    """``lax._convert_element_type(x, dtype, weak)``: literals fold, tracers convert."""
+    av = x.aval
+    if av[1] is dtype and av[2] == weak:
+        return x
+    if x.var.__class__ is Literal:  # a constant: fold the conversion, as JAX does
+        aval = _make((), dtype, weak)
+        value = literal_value(x.var.value, dtype, ctx.policy.literal_overflow)
+        return Tracer(aval, Literal(value, aval), ctx)
+    return ctx.emit(P.convert_element_type_p, (x,), {"new_dtype": dtype, "weak_type": weak})
+
+
+def promote(ctx: Context, op: str, ops: list[Tracer], target: str | None = None) -> list[Tracer]:
+    """promote_dtypes{,_inexact,_numeric,_complex}: the policy decides the dtype
+    operation `op` computes in; every operand is converted to it."""
+    pol = ctx.policy
+    if target is None and pol.same_needs_no_join:
+        if len(ops) < 2:
+            return ops
+        first = ops[0].aval
+        if len(ops) == 2 and ops[1].aval[1:] == first[1:] and first[1] is not _BOOL:
+            return ops  # one dtype and weak flag: nothing to join
+    dt, weak = pol.promote(op, [o.aval for o in ops], target)
+    out = []
+    for o in ops:
+        c = convert(ctx, o, dt, weak)
+        if c is not o and o.aval[1] is not dt:
+            record = (op, tuple([p.aval for p in ops]), o.aval, c.aval, user_source(),
+                      python_literal(o))  # fmt: skip
+            ctx.promoted(_new_tuple(Promotion, record))
+        out.append(c)
+    return out
+
+
+def python_literal(x: Tracer) -> Any:
+    """The Python scalar behind an operand, if it is one (for explain)."""
+    v = x.var
+    if v.__class__ is Literal and not isinstance(v.value, np.generic):
+        return v.value
+    return None
+
+
+def is_literal(x: Tracer) -> bool:
+    return x.var.__class__ is Literal
+
+
+def lit(ctx: Context, value: Any, dt: DType, weak: bool = False) -> Tracer:
+    """A scalar constant of a given dtype, as a tracer holding a Literal."""
+    aval = _make((), dt, weak)
+    return Tracer(aval, Literal(np.asarray(value).astype(dt.numpy)[()], aval), ctx)
+
+
+def const_like(x: Tracer, value: Any) -> Tracer:
+    """``lax._const``: weak for a weak 0-d operand, else a strong literal of its dtype."""
+    return lit(x.ctx, value, x.aval[1], x.aval[2] and not x.aval[0])
+
+
+def result_shape(fn: str, shapes: Sequence[tuple[int, ...]]) -> tuple[int, ...]:
+    try:
+        return tuple(np.broadcast_shapes(*shapes))
+    except ValueError:
+        raise ShapeError(
+            f"{fn}: shapes {', '.join(map(str, shapes))} cannot be broadcast together "
+            "(each dimension must match or be 1). Reshape or slice the operands first."
+        ) from None
+
+
+def broadcast_rank(x: Tracer, rank: int) -> Tracer:
+    """``lax.broadcast_to_rank``: prepend unit dimensions."""
+    k = rank - len(x.aval[0])
+    if k == 0:
+        return x
+    shape = (1,) * k + x.aval[0]
+    return bind(P.broadcast_in_dim_p, x, shape=shape, broadcast_dimensions=tuple(range(k, rank)))
+
+
+def promote_shapes(fn: str, ops: list[Tracer]) -> list[Tracer]:
+    """``promote_shapes``: rank-promote only when two non-scalar ranks differ."""
+    shapes = [o.aval[0] for o in ops]
+    if len(shapes) == 2 and (len(shapes[0]) == len(shapes[1]) or not shapes[0] or not shapes[1]):
+        return ops  # equal ranks, or a scalar: lax broadcasts these itself
+    if len({len(s) for s in shapes if s}) < 2:
+        return ops
+    rank = len(result_shape(fn, shapes))
+    return [broadcast_rank(o, rank) for o in ops]
+
+
+def promote_args(
+    ctx: Context, fn: str, args: Sequence[Any], target: str | None = None
+) -> list[Tracer]:
+    """``promote_args{,_inexact,_numeric}``: operands, promoted dtypes, promoted ranks."""
+    return promote_shapes(fn, promote(ctx, fn, operands(ctx, args), target))
+
+
+def broadcast_to(x: Tracer, shape: tuple[int, ...]) -> Tracer:
+    """``lax.broadcast_to`` semantics: numpy-style right-aligned broadcasting."""
+    s = x.aval[0]
+    if s == shape:
+        return x
+    if len(s) > len(shape) or any(
+        a not in (1, c) for a, c in zip(s[::-1], shape[::-1], strict=False)
+    ):
+        raise ShapeError(f"cannot broadcast shape {s} to {shape}")
+    k = len(shape) - len(s)
+    keep = tuple(i + k for i, d in enumerate(s) if d == shape[i + k])
+    if len(keep) != len(s):  # squeeze the unit dims that grow
+        x = bind(P.reshape_p, x, new_sizes=tuple(d for i, d in enumerate(s) if i + k in keep))
+    return bind(P.broadcast_in_dim_p, x, shape=shape, broadcast_dimensions=keep)

@@ -1,0 +1,215 @@
+"""The Policy interface: what a trace asks of a promotion system.
+
+A policy is a lattice (or another join rule), how Python scalars enter, and
+canonicalization (x64). Tracing calls only the methods below; every dtype it hands
+them or gets back is a :class:`~weaktrace.dtypes.registry.DType`, and every operand
+is described by its abstract value ``(shape, dtype, weak_type)``. A user writes a
+policy by subclassing `Policy` and overriding `join` (and, if the system has no weak
+values, `scalar`):
+
+>>> from weaktrace.dtypes import registry
+>>> from weaktrace.dtypes.policies import Policy
+>>> class Widest(Policy):
+...     '''Joins to the operand with the most bits (ties: the first).'''
+...     name = "widest"
+...     def join(self, avals):
+...         strong = [a for a in avals if not a[2]] or list(avals)
+...         return max(strong, key=lambda a: a[1].bits)[1], all(a[2] for a in avals)
+>>> import numpy as np, weaktrace as wt
+>>> wt.trace(lambda x, y: x + y, policy=Widest()).trace(
+...     np.ones(2, np.int16), np.ones(2, np.float16)).out_avals
+AbstractValue((2,), int16, weak_type=False)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import ml_dtypes
+import numpy as np
+
+from weaktrace.dtypes import registry, table
+from weaktrace.dtypes.lattice import Lattice
+from weaktrace.dtypes.registry import DType
+from weaktrace.errors import ArgumentOverflowError, InvalidDTypeError, TypePromotionError
+
+# An operand as the policy sees it: (shape, dtype, weak_type); an AbstractValue is one.
+Aval = tuple[tuple[int, ...], DType, bool]
+
+_PY_KIND = {bool: "b", int: "i", float: "f", complex: "c"}
+_D = registry.by_name
+DEFAULTS_X64 = {"b": _D("bool"), "i": _D("int64"), "u": _D("uint64"), "f": _D("float64"),
+                "c": _D("complex128")}  # fmt: skip
+DEFAULTS_X32 = {"b": _D("bool"), "i": _D("int32"), "u": _D("uint32"), "f": _D("float32"),
+                "c": _D("complex64")}  # fmt: skip
+
+
+class Policy:
+    """Base class of every promotion policy.
+
+    Public face: `promote_types`, `result_type`, `lattice`, `table`. What tracing
+    uses: `resolve` (once, when a trace starts), `scalar`, `check_python_int`,
+    `canonicalize`, `join`, `promote`, `result`, `accumulate`, `mean`,
+    `values_dtype`, `user_dtype`, `lowering_dtype` and the attributes below.
+    """
+
+    name: str = "policy"
+    x64: bool = True  # 64-bit dtypes exist (NumPy, PyTorch and MAX always have them)
+    strict: bool = False
+    # A Python int that does not fit the integer dtype it meets: "wrap" (JAX, with a
+    # WeakLiteralOverflowWarning) or "raise" (NumPy's OverflowError).
+    literal_overflow: str = "wrap"
+    # Operands of one dtype and weak flag need no join (false where the join of two
+    # identical operands can differ from them: JAX strict, PyTorch's categories).
+    same_needs_no_join: bool = True
+    defaults: dict[str, DType] = DEFAULTS_X64
+
+    # -- the public face ------------------------------------------------------------
+
+    def promote_types(self, a: Any, b: Any) -> Any:
+        """The dtype two dtypes promote to (a numpy dtype, as jnp.promote_types)."""
+        da, db = _spec(a), _spec(b)
+        return registry.to_numpy(self.join([((1,), da, False), ((1,), db, False)])[0])
+
+    def result_type(self, *args: Any, return_weak_type_flag: bool = False) -> Any:
+        """The dtype (and weak flag) an operation on `args` computes in."""
+        if not args:
+            raise TypePromotionError("result_type needs at least one argument; received none.")
+        dt, weak = self.result([self.arg_aval(a) for a in args])
+        out = registry.to_numpy(dt)
+        return (out, weak) if return_weak_type_flag else out
+
+    @property
+    def lattice(self) -> Lattice[Any] | None:
+        """The promotion lattice in force, or None for systems that are not one."""
+        return None
+
+    def table(self, dtypes: Any = None) -> Any:
+        """The binary promotion table (a PromotionTable: text, markdown, HTML)."""
+        return table.table(self, dtypes)
+
+    def __repr__(self) -> str:
+        return f"policy({self.name!r})"
+
+    # -- what tracing uses --------------------------------------------------------------
+
+    def resolve(self) -> Policy:
+        """The policy a trace starting now runs under, every option pinned (JAX's
+        follow jax's config until a trace starts; then they are fixed for that trace)."""
+        return self
+
+    def scalar(self, cls: type) -> tuple[DType, bool]:
+        """(dtype, weak) a Python scalar of type `cls` enters with: bool strong, the
+        others weak and of the default dtype of their kind."""
+        return self.defaults[_PY_KIND[cls]], cls is not bool
+
+    def check_python_int(self, value: int) -> None:
+        """Raise where a Python int cannot enter at all (JAX: beyond the default int)."""
+
+    def canonicalize(self, dt: DType) -> DType:
+        """The dtype an array of dtype `dt` enters a trace with (x64 canonicalization)."""
+        return dt
+
+    def join(self, avals: Sequence[Aval]) -> tuple[DType, bool]:
+        """The common (dtype, weak) of operands: what each is converted to before an
+        elementwise operation (jax's ``lattice_result_type``)."""
+        raise NotImplementedError(f"policy {self.name!r} defines no join")
+
+    def promote(self, op: str, avals: Sequence[Aval], target: str | None) -> tuple[DType, bool]:
+        """The (dtype, weak) operation `op` (a jax.numpy name) computes in. `target` asks
+        for an inexact ("inexact"), non-bool ("numeric") or complex ("complex") dtype."""
+        dt, weak = self.join(avals)
+        return (self.to_target(dt, target), weak) if target else (dt, weak)
+
+    def to_target(self, dt: DType, target: str) -> DType:
+        k = dt.kind
+        if target == "inexact" and k in "bui":
+            return self.defaults["f"]
+        if target == "numeric" and k == "b":
+            return self.defaults["i"]
+        if target == "complex" and k != "c":
+            return self.defaults["c"]
+        return dt
+
+    def result(self, avals: Sequence[Aval]) -> tuple[DType, bool]:
+        """``result_type`` of operands (JAX: a weak result takes its kind's default)."""
+        return self.join(avals)
+
+    def accumulate(self, dt: DType) -> DType:
+        """The dtype sum and prod accumulate `dt` values in."""
+        k = dt.kind
+        return self.defaults["u" if k == "u" else "i"] if k in "bui" else dt
+
+    def mean(self, dt: DType) -> DType:
+        """The dtype mean of `dt` values computes in."""
+        return self.defaults["f"] if dt.kind in "bui" else dt
+
+    def values_dtype(self, values: Sequence[Any]) -> DType:
+        """The dtype of an array made from concrete Python/numpy values."""
+        kinds = {_PY_KIND.get(type(v), "x") for v in values}
+        for k in "cfib":
+            if k in kinds and kinds <= set("bifc"):
+                return self.defaults[k]
+        return registry.of(np.asarray(values).dtype)
+
+    def user_dtype(self, spec: Any) -> DType:
+        """A ``dtype=`` argument: int/float/complex mean the defaults of their kind."""
+        if isinstance(spec, type) and spec in _PY_KIND:
+            return self.defaults[_PY_KIND[spec]]
+        return registry.of(spec) if not isinstance(spec, str) else _named(spec)
+
+    def lowering_dtype(self, dt: DType) -> DType:
+        """The dtype XLA computes `dt` in (itself, except for dtypes XLA lacks)."""
+        return dt
+
+    def arg_aval(self, x: Any) -> Aval:
+        """(shape, dtype, weak) of a `result_type` argument."""
+        cls = x.__class__
+        if cls in _PY_KIND:
+            dt, weak = self.scalar(cls)
+            return (), dt, weak
+        spec = getattr(x, "dtype", None)
+        if spec is not None and hasattr(x, "shape"):
+            if type(spec).__module__.startswith("torch"):  # torch.float32 -> float32
+                return tuple(x.shape), _D(str(spec).rsplit(".", 1)[-1]), False
+            return tuple(x.shape), self.canonicalize(registry.of(spec)), False
+        return (1,), _spec(x), False
+
+
+def _named(spec: str) -> DType:
+    """A dtype name: numpy's reading first ('i8' is int64), then weaktrace's ('bf16')."""
+    try:
+        return registry.of(spec)
+    except InvalidDTypeError:
+        d = registry.by_name(spec)
+        if d.weak:
+            raise
+        return d
+
+
+def _spec(x: Any) -> DType:
+    """A promote_types argument: a concrete dtype (weak kinds enter through values)."""
+    if isinstance(x, str):
+        d = _named(x)
+    elif isinstance(x, type) and not issubclass(x, np.generic) and x in _PY_KIND:
+        raise InvalidDTypeError(
+            f"{x!r}: under this policy Python scalar types take part through values "
+            "(result_type(x, 1.0)), not as dtypes."
+        )
+    else:
+        d = registry.of(x)
+    return d
+
+
+def int_bounds(dt: DType) -> tuple[int, int]:
+    info = ml_dtypes.iinfo(dt.numpy)
+    return int(info.min), int(info.max)
+
+
+def overflow_error(value: int, dt: DType, x64: bool) -> ArgumentOverflowError:
+    return ArgumentOverflowError(
+        f"Python int {value} does not fit {dt}, the dtype Python ints take under this "
+        f"policy{'' if x64 else ' (x64 is off)'}; JAX raises OverflowError here too. Use a "
+        "float, an explicitly typed numpy scalar, or enable x64."
+    )

@@ -1,0 +1,76 @@
+"""NumPy 2 (NEP 50): weak Python scalars, 0-d arrays like N-d, value-based
+OverflowError for Python ints. The dtype each ufunc computes in is numpy's own
+answer (``ufunc.resolve_dtypes``), so it cannot drift from numpy."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from weaktrace.dtypes import registry
+from weaktrace.dtypes.policies.base import DEFAULTS_X64, Aval, Policy, _spec
+from weaktrace.dtypes.registry import DType
+from weaktrace.errors import TypePromotionError
+
+# weaktrace.numpy names that are numpy ufuncs under another name.
+_UFUNC_ALIASES = {"divide": "true_divide", "mod": "remainder", "pow": "power",
+                  "conj": "conjugate", "round": "rint", "bitwise_not": "invert",
+                  "abs": "absolute"}  # fmt: skip
+# A Python scalar standing for a weak operand of each kind (NEP 50 looks at the kind).
+_WEAK_VALUE = {"b": False, "i": 0, "u": 0, "f": 0.0, "c": 0j}
+_WEAK_TYPE = {"b": bool, "i": int, "u": int, "f": float, "c": complex}
+
+
+class NumpyPolicy(Policy):
+    """NumPy 2 (NEP 50)."""
+
+    name = "numpy"
+    literal_overflow = "raise"
+    defaults = DEFAULTS_X64
+
+    def __init__(self) -> None:
+        self._cache: dict[tuple[Any, ...], tuple[DType, bool]] = {}
+
+    def promote_types(self, a: Any, b: Any) -> Any:
+        try:
+            return np.promote_types(registry.to_numpy(_spec(a)), registry.to_numpy(_spec(b)))
+        except (TypeError, ValueError) as err:
+            raise TypePromotionError(f"numpy cannot promote {a!r} and {b!r}: {err}") from None
+
+    def join(self, avals: Sequence[Aval]) -> tuple[DType, bool]:
+        key = ("join", *[(a[1], a[2]) for a in avals])
+        hit = self._cache.get(key)
+        if hit is None:
+            values = [_WEAK_VALUE[a[1].kind] if a[2] else a[1].numpy for a in avals]
+            try:
+                hit = (registry.of(np.result_type(*values)), False)
+            except (TypeError, ValueError) as err:  # DTypePromotionError is a TypeError
+                raise TypePromotionError(
+                    f"numpy cannot promote {', '.join(str(a[1]) for a in avals)}: {err}. "
+                    "Cast explicitly to the dtype you want."
+                ) from None
+            self._cache[key] = hit
+        return hit
+
+    def promote(self, op: str, avals: Sequence[Aval], target: str | None) -> tuple[DType, bool]:
+        ufunc = getattr(np, _UFUNC_ALIASES.get(op, op), None)
+        if not isinstance(ufunc, np.ufunc) or ufunc.nin != len(avals):
+            return super().promote(op, avals, target)
+        key = (op, *[(a[1], a[2]) for a in avals])
+        hit = self._cache.get(key)
+        if hit is None:
+            operands = [_WEAK_TYPE[a[1].kind] if a[2] else a[1].numpy for a in avals]
+            try:
+                dts = ufunc.resolve_dtypes((*operands, *([None] * ufunc.nout)))
+            except (TypeError, ValueError) as err:
+                raise TypePromotionError(
+                    f"numpy's {op} has no loop for {', '.join(str(a[1]) for a in avals)}: "
+                    f"{err}. Cast explicitly first."
+                ) from None
+            hit = self._cache[key] = (registry.of(dts[0]), False)
+        return hit
+
+    def user_dtype(self, spec: Any) -> DType:
+        return spec if spec.__class__ is DType else registry.of(np.dtype(spec))

@@ -1,0 +1,180 @@
+"""PyTorch's TensorIterator rule (aten ResultTypeState, seed 000): dimensioned
+tensors, 0-dim tensors and wrapped numbers (Python scalars) are joined separately;
+the higher category wins; a wrapped float takes the default float dtype."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from weaktrace.dtypes import registry
+from weaktrace.dtypes.policies.base import DEFAULTS_X64, Aval, Policy, _spec
+from weaktrace.dtypes.registry import DType
+from weaktrace.errors import OperandTypeError, PolicyError, TypePromotionError
+
+_D = registry.by_name
+_TORCH_DEFAULTS = {**DEFAULTS_X64, "u": _D("int64"), "f": _D("float32"), "c": _D("complex64")}
+_INTS = ["uint8", "int8", "int16", "int32", "int64"]
+_BIG_UINTS = {"uint16", "uint32", "uint64"}
+_F8 = {"float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz", "float8_e8m0fnu"}
+_COMPLEX_PART = {"complex32": "float16", "complex64": "float32", "complex128": "float64"}
+_COMPLEX_OF = {"float16": "complex32", "float32": "complex64", "float64": "complex128"}
+_TO_COMPLEX = {**_COMPLEX_OF, "bfloat16": "complex64"}  # c10::toComplexType
+_TORCH_NAMES = {  # torch's own spelling, for its error messages
+    "bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short", "int32": "Int",
+    "int64": "Long", "float16": "Half", "bfloat16": "BFloat16", "float32": "Float",
+    "float64": "Double", "complex32": "ComplexHalf", "complex64": "ComplexFloat",
+    "complex128": "ComplexDouble", "uint16": "UInt16", "uint32": "UInt32", "uint64": "UInt64",
+    "float8_e4m3fn": "Float8_e4m3fn", "float8_e5m2": "Float8_e5m2",
+    "float8_e4m3fnuz": "Float8_e4m3fnuz", "float8_e5m2fnuz": "Float8_e5m2fnuz",
+    "float8_e8m0fnu": "Float8_e8m0fnu",
+}  # fmt: skip
+# Operations PyTorch has no kernel for, by (jax.numpy name, operand kind).
+_UNSUPPORTED = {
+    ("subtract", "b"): "Subtraction, the `-` operator, with a bool tensor is not supported (as "
+    "in PyTorch). To invert a mask use logical_not; otherwise cast first.",
+    ("negative", "b"): "Negation, the `-` operator, on a bool tensor is not supported (as in "
+    "PyTorch). Use logical_not instead.",
+    ("absolute", "b"): "\"abs_cpu\" not implemented for 'Bool' (as in PyTorch); cast first",
+}
+
+
+def torch_name(name: str) -> str:
+    return _TORCH_NAMES.get(name, name)
+
+
+def promote_names(a: str, b: str) -> str:
+    """``c10::promoteTypes`` on dtype names (c10/core/ScalarType.cpp), as a rule:
+    bool < integers < floating < complex; within a category the wider type; uint8
+    with a signed int needs a signed type; float16 with bfloat16 meets at float32."""
+    if a == b:
+        return a
+    if a in _F8 or b in _F8:
+        raise TypePromotionError(
+            f"Promotion for Float8 Types is not supported, attempted to promote "
+            f"{torch_name(a)} and {torch_name(b)} (as in PyTorch). Cast explicitly, e.g. "
+            "x.astype('float32')."
+        )
+    order = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
+    ka, kb = _D(a).kind, _D(b).kind
+    if (a in _BIG_UINTS or b in _BIG_UINTS) and "f" not in (ka, kb):
+        raise TypePromotionError(
+            f"Promotion for uint16, uint32, uint64 types is not supported, attempted to "
+            f"promote {torch_name(a)} and {torch_name(b)} (as in PyTorch). Cast explicitly "
+            "to the dtype you want."
+        )
+    if order[ka] != order[kb]:
+        low, high = (a, b) if order[ka] < order[kb] else (b, a)
+        if _D(high).kind == "c" and _D(low).kind == "f":
+            return _COMPLEX_OF[promote_names(low, _COMPLEX_PART[high])]
+        return high
+    if ka == "b":
+        return a
+    if order[ka] == 1:
+        wide = max(_INTS.index(a), _INTS.index(b))
+        if "uint8" in (a, b) and wide == _INTS.index("int8"):
+            return "int16"
+        return _INTS[wide]
+    if ka == "f":
+        if {a, b} == {"float16", "bfloat16"}:
+            return "float32"
+        return max(a, b, key=lambda n: (_D(n).bits, n == "float32"))
+    return _COMPLEX_OF[promote_names(_COMPLEX_PART[a], _COMPLEX_PART[b])]
+
+
+class TorchPolicy(Policy):
+    """PyTorch: categories of dimensioned / 0-dim / wrapped number (seed 000)."""
+
+    name = "torch"
+    same_needs_no_join = False  # a wrapped float takes the default float dtype
+
+    def __init__(self, default_float: str = "float32") -> None:
+        if default_float not in ("float32", "float64"):
+            raise PolicyError("policy('torch', default_float=...) must be float32 or float64")
+        cplx = "complex64" if default_float == "float32" else "complex128"
+        self.defaults = {**_TORCH_DEFAULTS, "f": _D(default_float), "c": _D(cplx)}
+        self._cache: dict[tuple[Any, ...], tuple[DType, bool]] = {}
+
+    def scalar(self, cls: type) -> tuple[DType, bool]:
+        return self.defaults[{bool: "b", int: "i", float: "f", complex: "c"}[cls]], True
+
+    def promote_types(self, a: Any, b: Any) -> Any:
+        return registry.to_numpy(_D(promote_names(_spec(a).name, _spec(b).name)))
+
+    def join(self, avals: Sequence[Aval]) -> tuple[DType, bool]:
+        key = tuple((a[1], a[2], not a[0]) for a in avals)
+        hit = self._cache.get(key)
+        if hit is None:
+            hit = self._cache[key] = self._result_type(key)
+        return hit
+
+    def _result_type(self, key: tuple[tuple[DType, bool, bool], ...]) -> tuple[DType, bool]:
+        dim = zero = wrapped = None
+        for dt, weak, zero_dim in key:
+            name = dt.name
+            if weak:
+                if dt.kind in "fc":  # a wrapped float/complex takes the default dtype
+                    name = self.defaults[dt.kind].name
+                wrapped = name if wrapped is None else promote_names(wrapped, name)
+            elif zero_dim:
+                zero = name if zero is None else promote_names(zero, name)
+            else:
+                dim = name if dim is None else promote_names(dim, name)
+        out = _combine(dim, _combine(zero, wrapped))
+        assert out is not None, "torch result type of no operands"
+        return _D(out), all(w for _, w, _ in key)
+
+    def to_target(self, dt: DType, target: str) -> DType:
+        if target == "complex" and dt.kind == "f":
+            return _D(_COMPLEX_OF.get(dt.name, "complex64"))
+        return super().to_target(dt, target)
+
+    def promote(self, op: str, avals: Sequence[Aval], target: str | None) -> tuple[DType, bool]:
+        for a in avals:
+            message = _UNSUPPORTED.get((op, a[1].kind))
+            if message is not None:
+                raise OperandTypeError(message)
+        return super().promote(op, avals, target)
+
+    def accumulate(self, dt: DType) -> DType:
+        return _D("int64") if dt.kind in "bui" else dt
+
+    def mean(self, dt: DType) -> DType:
+        if dt.kind in "bui":
+            raise OperandTypeError(
+                f"mean(): could not infer output dtype. Input dtype must be either a floating "
+                f"point or complex dtype. Got: {torch_name(dt.name)} (as in PyTorch). Convert "
+                "first, e.g. x.astype('float32').mean()."
+            )
+        return dt
+
+    def lowering_dtype(self, dt: DType) -> DType:
+        return _D("complex64") if dt.name == "complex32" else dt
+
+
+def _is_float(name: str | None) -> bool:
+    return name is not None and _D(name).kind == "f"
+
+
+def _is_complex(name: str | None) -> bool:
+    return name is not None and _D(name).kind == "c"
+
+
+def _combine(higher: str | None, lower: str | None) -> str | None:
+    """aten's combine_categories(higher, lower)."""
+    if _is_complex(higher):
+        return higher
+    if _is_complex(lower):
+        if _is_float(higher):  # keep the value type of the floating operand
+            if higher not in _TO_COMPLEX:
+                raise TypePromotionError(
+                    f"Unknown Complex ScalarType for {torch_name(str(higher))} (as in PyTorch: "
+                    "a complex value cannot join it). Cast explicitly first."
+                )
+            return _TO_COMPLEX[higher]
+        return lower
+    if _is_float(higher):
+        return higher
+    if higher == "bool" or _is_float(lower):
+        return lower if higher is None else promote_names(higher, lower) if lower else higher
+    return higher if higher is not None else lower

@@ -1,0 +1,23 @@
+"""``weaktrace.numpy``: the jax.numpy mirror, a module per family.
+
+Each function has jax.numpy's name, signature, shape, dtype and weak-type rules. It
+computes its dtypes with weaktrace's promotion under the active policy and binds
+weaktrace primitives: inside a trace that records equations, outside one it runs the
+same primitives eagerly (through their lowering rules) and returns jax arrays.
+"""
+
+from __future__ import annotations
+
+from weaktrace.numpy import (  # noqa: F401  (each module exports its functions)
+    contractions,
+    creation,
+    indexing,
+    methods,  # installs the tracer operators
+    reductions,
+    shapes,
+    ufuncs,
+)
+from weaktrace.numpy._core import EXPORTS
+
+globals().update(EXPORTS)
+__all__ = sorted(EXPORTS)

@@ -1,0 +1,187 @@
+"""What every weaktrace.numpy module shares: the `export` decorator (eager results
+become jax arrays) and the small helpers the mirrors are written with.
+
+Every mirror function has one code path: it takes its context (the current trace,
+or eager evaluation), promotes its operands (``weaktrace.core.promotion``) and binds
+primitives. Traced, that records equations; eager, the same primitives run through
+their lowering rules, so eager and traced cannot disagree.
+"""
+
+from __future__ import annotations
+
+import functools
+import operator
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+from weaktrace.core import primitives as P
+from weaktrace.core.operands import context, invalid_input, operand, to_jax
+from weaktrace.core.promotion import (
+    bind,
+    broadcast_to,
+    const_like,
+    convert,
+    lit,
+    operands,
+    promote,
+    promote_args,
+    promote_shapes,
+    python_literal,
+    result_shape,
+)
+from weaktrace.core.trace import Context, Tracer
+from weaktrace.dtypes import registry
+from weaktrace.dtypes.registry import DType
+from weaktrace.errors import InvalidInputError, ShapeError
+
+__all__ = [
+    "EXPORTS",
+    "Context",
+    "DType",
+    "P",
+    "Tracer",
+    "alias",
+    "axes_arg",
+    "axis_arg",
+    "bind",
+    "broadcast_scalar",
+    "broadcast_to",
+    "const_like",
+    "context",
+    "convert",
+    "dtype_of",
+    "emit",
+    "export",
+    "export_as",
+    "full_like_value",
+    "invalid_input",
+    "kind",
+    "lit",
+    "operand",
+    "operands",
+    "promote",
+    "promote_args",
+    "promote_shapes",
+    "python_literal",
+    "result_shape",
+    "shape_arg",
+    "to_bool",
+]
+
+F = TypeVar("F", bound=Callable[..., Any])
+D = registry.by_name
+BOOL, INT32, F32 = D("bool"), D("int32"), D("float32")
+EXPORTS: dict[str, Callable[..., Any]] = {}  # public name -> function, in definition order
+
+
+def export(fn: F) -> F:
+    """Make `fn` a public weaktrace.numpy function. Called eagerly by the user, its
+    result (a tracer of the eager context) is handed back as a jax array, as jax.numpy
+    would; called by another mirror (which passes tracers), it stays a tracer."""
+
+    @functools.wraps(fn)
+    def public(*args: Any, **kwargs: Any) -> Any:
+        out = fn(*args, **kwargs)
+        if out.__class__ is Tracer:
+            if not out.ctx.eager or _internal(args):
+                return out
+            return to_jax(out)
+        if isinstance(out, tuple | list) and not _internal(args):
+            return to_jax(out)
+        return out
+
+    EXPORTS[fn.__name__] = public
+    return public  # type: ignore[return-value]
+
+
+def _internal(args: tuple[Any, ...]) -> bool:
+    """A call from inside weaktrace: users never hold eager tracers."""
+    for a in args:
+        if a.__class__ is Tracer or (
+            isinstance(a, tuple | list) and any(v.__class__ is Tracer for v in a)
+        ):
+            return True
+    return False
+
+
+def export_as(fn: Callable[..., Any], name: str, doc: str) -> Callable[..., Any]:
+    """Export a generated function under the jax.numpy name it mirrors."""
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = doc
+    return export(fn)
+
+
+def kind(x: Tracer) -> str:
+    return x.aval[1].kind
+
+
+def dtype_of(x: Tracer) -> DType:
+    return x.aval[1]
+
+
+emit = bind  # the older name the mirrors use
+
+
+def broadcast_scalar(x: Tracer, shape: tuple[int, ...]) -> Tracer:
+    """A 0-d value broadcast to `shape`."""
+    if x.aval[0] == shape:
+        return x
+    return bind(P.broadcast_in_dim_p, x, shape=shape, broadcast_dimensions=())
+
+
+def full_like_value(x: Tracer, value: Any, dtype: DType | None = None) -> Tracer:
+    """``lax.full_like``: the fill broadcast to x's shape (weak iff dtype is None and x weak)."""
+    dt = x.aval[1] if dtype is None else dtype
+    weak = dtype is None and x.aval[2]
+    return broadcast_scalar(lit(x.ctx, value, dt, weak), x.aval[0])
+
+
+def to_bool(x: Tracer) -> Tracer:
+    """x != 0 (bool values as they are)."""
+    if x.aval[1] is BOOL:
+        return x
+    return bind(P.ne_p, x, const_like(x, 0))
+
+
+def axis_arg(axis: Any, ndim: int, fn: str) -> int:
+    try:
+        a = operator.index(axis)
+    except TypeError:
+        raise InvalidInputError(f"{fn}: axis must be an integer, got {axis!r}") from None
+    if not -ndim <= a < ndim:
+        raise ShapeError(f"{fn}: axis {a} is out of bounds for an array of dimension {ndim}")
+    return a % ndim
+
+
+def axes_arg(axis: Any, ndim: int, fn: str) -> tuple[int, ...]:
+    if axis is None:
+        return tuple(range(ndim))
+    items = tuple(axis) if isinstance(axis, tuple | list) else (axis,)
+    out = tuple(axis_arg(a, ndim, fn) for a in items)
+    if len(set(out)) != len(out):
+        raise ShapeError(f"{fn}: repeated axis in {axis!r}; name each axis once")
+    return out
+
+
+def shape_arg(shape: Any) -> tuple[int, ...]:
+    try:
+        dims = tuple(
+            operator.index(d) for d in (shape if isinstance(shape, tuple | list) else (shape,))
+        )
+    except TypeError:
+        raise InvalidInputError(
+            f"a shape must be an int or a sequence of ints, got {shape!r}"
+        ) from None
+    if any(d < 0 for d in dims):
+        raise ShapeError(f"negative dimensions are not allowed, got shape {dims}")
+    return dims
+
+
+def seq(items: Sequence[Any] | Any) -> tuple[Any, ...]:
+    return tuple(items) if isinstance(items, tuple | list) else (items,)
+
+
+def alias(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Export `fn` under a second jax.numpy name (``abs`` for ``absolute``)."""
+    EXPORTS[name] = fn
+    return fn

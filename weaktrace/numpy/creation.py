@@ -1,0 +1,195 @@
+"""Array creation and conversion: full, zeros, ones, the ``*_like`` family, arange,
+asarray, array, astype."""
+
+from __future__ import annotations
+
+import builtins
+import operator
+from collections.abc import Callable
+from typing import Any
+
+import jax
+import numpy as np
+
+from weaktrace.errors import InvalidInputError, OperandTypeError
+from weaktrace.ir.values import AbstractValue
+from weaktrace.numpy._core import (
+    BOOL,
+    Context,
+    DType,
+    P,
+    Tracer,
+    broadcast_scalar,
+    broadcast_to,
+    const_like,
+    context,
+    convert,
+    emit,
+    export,
+    export_as,
+    invalid_input,
+    kind,
+    lit,
+    operand,
+    python_literal,
+    shape_arg,
+)
+from weaktrace.numpy.shapes import expand_dims, stack
+
+
+@export
+def full(shape: Any, fill_value: Any, dtype: Any = None) -> Any:
+    """``jax.numpy.full``: weak when no dtype is given and the fill is weak."""
+    b = context(fill_value)
+    dims = shape_arg(shape)
+    v = operand(fill_value, b)
+    if dtype is not None:
+        v = convert(b, v, b.policy.user_dtype(dtype), False)
+    elif v.aval.shape:
+        return broadcast_to(v, dims)
+    return broadcast_scalar(v, dims)
+
+
+@export
+def zeros(shape: Any, dtype: Any = None) -> Any:
+    """``jax.numpy.zeros`` (default float dtype)."""
+    return _filled(shape, 0, dtype, "zeros")
+
+
+@export
+def ones(shape: Any, dtype: Any = None) -> Any:
+    """``jax.numpy.ones`` (default float dtype)."""
+    return _filled(shape, 1, dtype, "ones")
+
+
+def _filled(shape: Any, value: int, dtype: Any, name: str) -> Any:
+    b = context()
+    dt = b.policy.defaults["f"] if dtype is None else b.policy.user_dtype(dtype)
+    return broadcast_scalar(lit(b, value, dt), shape_arg(shape))
+
+
+def _like(name: str, value: Any) -> Callable[..., Any]:
+    def fn(a: Any, dtype: Any = None, shape: Any = None) -> Any:
+        b = context(a)
+        x = operand(a, b)
+        dt = x.aval.dt if dtype is None else b.policy.user_dtype(dtype)
+        target = x.aval.shape if shape is None else shape_arg(shape)
+        return broadcast_scalar(lit(b, value, dt, dtype is None and x.aval.weak_type), target)
+
+    return export_as(
+        fn, name, f"``jax.numpy.{name}``: x's dtype and weak flag unless a dtype is given."
+    )
+
+
+zeros_like = _like("zeros_like", 0)
+ones_like = _like("ones_like", 1)
+
+
+@export
+def full_like(a: Any, fill_value: Any, dtype: Any = None, shape: Any = None) -> Any:
+    """``jax.numpy.full_like``: the fill takes a's dtype (and weak flag, with no dtype)."""
+    b = context(a, fill_value)
+    x, fill = operand(a, b), operand(fill_value, b)
+    target = x.aval.shape if shape is None else shape_arg(shape)
+    if fill.aval.ndim:  # an array fill: asarray(fill, result_type(a)), broadcast
+        dt = b.policy.result([x.aval])[0] if dtype is None else b.policy.user_dtype(dtype)
+        return broadcast_to(convert(b, fill, dt, False), target)
+    dt = x.aval.dt if dtype is None else b.policy.user_dtype(dtype)
+    weak = dtype is None and x.aval.weak_type
+    if not weak:
+        _check_complex_fill(fill, dt)
+    return broadcast_to(convert(b, fill, dt, weak), target)
+
+
+def _check_complex_fill(fill: Tracer, dt: DType) -> None:
+    """jax fills a strong array with ``int(value)`` / ``float(value)``: a Python complex
+    cannot fill a real (non-bool) array."""
+    value = python_literal(fill)
+    if isinstance(value, complex) and P.kind(dt) in "iuf":
+        raise OperandTypeError(
+            f"cannot fill an array of dtype {dt} with the complex value {value!r}; "
+            "take its real part, or use a complex dtype."
+        )
+
+
+@export
+def arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None) -> Any:
+    """``jax.numpy.arange`` with concrete bounds (a constant, or iota for 0..n)."""
+    b = context()
+    for v in (start, stop, step):
+        if v.__class__ is Tracer:
+            raise InvalidInputError(
+                "arange needs concrete bounds: its length must be known while tracing. "
+                "Mark the argument static (static_argnums) or compute the bound outside."
+            )
+    bounds = [v for v in (start, stop, step) if v is not None]
+    dt = b.policy.user_dtype(dtype) if dtype is not None else b.policy.values_dtype(bounds)
+    if stop is None and step is None and P.kind(dt) in "iu":
+        params = {"dtype": dt, "shape": (operator.index(start),), "dimension": 0}
+        return b.emit(P.iota_p, (), params)
+    values = np.arange(start, stop, step).astype(dt.numpy)
+    return b.const(values, AbstractValue.make(values.shape, dt, False))
+
+
+@export
+def asarray(
+    a: Any, dtype: Any = None, order: str | None = None, *, copy: bool | None = None
+) -> Any:
+    """``jax.numpy.asarray``: Python scalars stay weak; sequences are stacked."""
+    b = context()
+    x = _array_operand(b, a)
+    if dtype is None:
+        return x
+    return astype(x, dtype)
+
+
+@export
+def array(object: Any, dtype: Any = None, copy: bool = True, order: str | None = "K",
+          ndmin: int = 0) -> Any:  # fmt: skip
+    """``jax.numpy.array`` (see asarray)."""
+    out = asarray(object, dtype=dtype)
+    while out.aval.ndim < ndmin:
+        out = expand_dims(out, 0)
+    return out
+
+
+def _array_operand(b: Context, a: Any) -> Any:
+    if isinstance(a, list | tuple):
+        if not a:
+            raise InvalidInputError("cannot make an array from an empty sequence while tracing")
+        if not builtins.any(_has_tracer(v) for v in a):
+            leaves = np.asarray(a, dtype=object).ravel().tolist()
+            dt = b.policy.values_dtype(leaves)
+            value = np.asarray(a, dtype=dt.numpy)
+            return b.const(value, AbstractValue.make(value.shape, dt, False))
+        return stack([_array_operand(b, v) for v in a])
+    if a is None or isinstance(a, str | bytes):
+        raise invalid_input(a)
+    return operand(a, b)
+
+
+def _has_tracer(v: Any) -> bool:
+    if v.__class__ is Tracer:
+        return True
+    return isinstance(v, list | tuple) and builtins.any(_has_tracer(x) for x in v)
+
+
+@export
+def astype(x: Any, dtype: Any, /, *, copy: bool = False, device: Any = None) -> Any:
+    """``jax.numpy.astype``: an explicit, strong conversion."""
+    b = context(x)
+    x = operand(x, b)
+    dt = b.policy.user_dtype(dtype)
+    if dt == BOOL and kind(x) == "c":  # convert(complex, bool) has the wrong semantics
+        x = emit(P.ne_p, x, const_like(x, 0))
+    return convert(b, x, dt, False)
+
+
+@export
+def isscalar(element: Any) -> bool:
+    """``jax.numpy.isscalar``."""
+    if element.__class__ is Tracer:
+        return element.aval.ndim == 0
+    if np.isscalar(element):
+        return True
+    return isinstance(element, np.ndarray | jax.Array) and element.ndim == 0

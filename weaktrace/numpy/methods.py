@@ -1,0 +1,113 @@
+"""Operators and jax.Array methods on tracers."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import jax
+import numpy as np
+
+from weaktrace.core.trace import install_array_methods
+from weaktrace.numpy._core import Tracer
+from weaktrace.numpy.contractions import matmul
+from weaktrace.numpy.creation import astype
+from weaktrace.numpy.indexing import getitem
+from weaktrace.numpy.reductions import max, mean, min, sum
+from weaktrace.numpy.shapes import reshape, transpose
+from weaktrace.numpy.ufuncs import (
+    absolute,
+    add,
+    bitwise_and,
+    bitwise_or,
+    bitwise_xor,
+    equal,
+    floor_divide,
+    greater,
+    greater_equal,
+    invert,
+    left_shift,
+    less,
+    less_equal,
+    multiply,
+    negative,
+    not_equal,
+    positive,
+    power,
+    remainder,
+    right_shift,
+    subtract,
+    true_divide,
+)
+
+
+def _swap(f: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    return lambda self, other: f(other, self)
+
+
+def _reject_scalar_types(f: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    """Operators return NotImplemented for operands we cannot take (str, None, objects),
+    so Python raises its usual TypeError naming both types."""
+    fast = _OPERABLE_CLASSES
+
+    def op(self: Any, other: Any) -> Any:
+        if other.__class__ not in fast and not _operable(other):
+            return NotImplemented
+        return f(self, other)
+
+    return op
+
+
+_OPERABLE_CLASSES = frozenset({Tracer, bool, int, float, complex, np.ndarray})
+
+
+def _operable(v: Any) -> bool:
+    return v.__class__ in _OPERABLE_CLASSES or isinstance(v, np.generic | jax.Array)
+
+
+_OPERATORS: dict[str, Callable[..., Any]] = {
+    "__add__": add, "__radd__": _swap(add),  # other + self
+    "__sub__": subtract, "__rsub__": _swap(subtract),
+    "__mul__": multiply, "__rmul__": _swap(multiply),
+    "__truediv__": true_divide, "__rtruediv__": _swap(true_divide),
+    "__floordiv__": floor_divide, "__rfloordiv__": _swap(floor_divide),
+    "__mod__": remainder, "__rmod__": _swap(remainder),
+    "__pow__": power, "__rpow__": _swap(power),
+    "__matmul__": matmul, "__rmatmul__": _swap(matmul),
+    "__and__": bitwise_and, "__rand__": _swap(bitwise_and),
+    "__or__": bitwise_or, "__ror__": _swap(bitwise_or),
+    "__xor__": bitwise_xor, "__rxor__": _swap(bitwise_xor),
+    "__lshift__": left_shift, "__rlshift__": _swap(left_shift),
+    "__rshift__": right_shift, "__rrshift__": _swap(right_shift),
+    "__lt__": less, "__le__": less_equal, "__gt__": greater, "__ge__": greater_equal,
+    "__eq__": equal, "__ne__": not_equal,
+}  # fmt: skip
+
+
+def array_methods() -> dict[str, Any]:
+    """Operators and array methods of a tracer, as jax installs them on its arrays."""
+    methods: dict[str, Any] = {name: _reject_scalar_types(f) for name, f in _OPERATORS.items()}
+    methods.update(
+        __neg__=lambda self: negative(self),
+        __pos__=lambda self: positive(self),
+        __abs__=lambda self: absolute(self),
+        __invert__=lambda self: invert(self),
+        __getitem__=getitem,
+        astype=lambda self, dtype: astype(self, dtype),
+        T=property(lambda self: transpose(self)),
+        reshape=lambda self, *shape, order="C": reshape(
+            self, shape[0] if len(shape) == 1 else shape, order
+        ),
+        sum=lambda self, axis=None, dtype=None, keepdims=False: sum(
+            self, axis, dtype, keepdims=keepdims
+        ),
+        mean=lambda self, axis=None, dtype=None, keepdims=False: mean(
+            self, axis, dtype, keepdims=keepdims
+        ),
+        max=lambda self, axis=None, keepdims=False: max(self, axis, keepdims=keepdims),
+        min=lambda self, axis=None, keepdims=False: min(self, axis, keepdims=keepdims),
+    )
+    return methods
+
+
+install_array_methods(array_methods())

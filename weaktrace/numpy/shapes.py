@@ -1,0 +1,149 @@
+"""Shape manipulation: reshape, transpose, broadcasting, concatenation."""
+
+from __future__ import annotations
+
+import builtins
+import math
+import operator
+from collections.abc import Sequence
+from typing import Any
+
+from weaktrace.core.promotion import broadcast_to as _broadcast_to
+from weaktrace.errors import InvalidInputError, ShapeError
+from weaktrace.numpy._core import (
+    P,
+    axes_arg,
+    axis_arg,
+    context,
+    convert,
+    emit,
+    export,
+    operand,
+    operands,
+    promote,
+)
+
+
+@export
+def reshape(a: Any, shape: Any = None, order: str = "C", *, newshape: Any = None) -> Any:
+    """``jax.numpy.reshape`` (one dimension may be -1)."""
+    shape = newshape if shape is None else shape
+    b = context(a)
+    if order != "C":
+        raise NotImplementedError("reshape(order=...) other than 'C' is not supported")
+    a = operand(a, b)
+    dims = [operator.index(d) for d in (shape if isinstance(shape, tuple | list) else (shape,))]
+    if dims.count(-1) > 1:
+        raise ShapeError(
+            f"reshape: only one dimension can be -1, got {tuple(dims)}; give all but one size"
+        )
+    if -1 in dims:
+        known = math.prod(d for d in dims if d != -1)
+        if known == 0 or a.aval.size % known:
+            raise ShapeError(
+                f"cannot reshape {a.aval.shape} into {tuple(dims)}: {a.aval.size} elements do "
+                "not divide into that shape; pick sizes whose product matches"
+            )
+        dims[dims.index(-1)] = a.aval.size // known
+    new = tuple(dims)
+    return a if new == a.aval.shape else emit(P.reshape_p, a, new_sizes=new)
+
+
+@export
+def ravel(a: Any, order: str = "C") -> Any:
+    """``jax.numpy.ravel``."""
+    b = context(a)
+    return reshape(operand(a, b), (-1,))
+
+
+@export
+def transpose(a: Any, axes: Sequence[int] | None = None) -> Any:
+    """``jax.numpy.transpose``."""
+    b = context(a)
+    a = operand(a, b)
+    nd = a.aval.ndim
+    perm = (
+        tuple(range(nd))[::-1]
+        if axes is None
+        else tuple(axis_arg(x, nd, "transpose") for x in axes)
+    )
+    if sorted(perm) != list(range(nd)):
+        raise ShapeError(f"transpose: axes {axes} are not a permutation of {nd} dimensions")
+    return a if perm == tuple(range(nd)) else emit(P.transpose_p, a, permutation=perm)
+
+
+@export
+def broadcast_to(array: Any, shape: Any) -> Any:
+    """``jax.numpy.broadcast_to``."""
+    b = context(array)
+    shape = tuple(
+        operator.index(d) for d in (shape if isinstance(shape, tuple | list) else (shape,))
+    )
+    return _broadcast_to(operand(array, b), shape)
+
+
+@export
+def expand_dims(a: Any, axis: int | Sequence[int]) -> Any:
+    """``jax.numpy.expand_dims``."""
+    b = context(a)
+    a = operand(a, b)
+    items = tuple(axis) if isinstance(axis, tuple | list) else (axis,)
+    nd = a.aval.ndim + len(items)
+    dims = tuple(sorted(axis_arg(x, nd, "expand_dims") for x in items))
+    if len(set(dims)) != len(dims):
+        raise ShapeError(f"expand_dims: repeated axis in {axis!r}; name each new axis once")
+    return emit(P.expand_dims_p, a, dimensions=dims)
+
+
+@export
+def squeeze(a: Any, axis: int | Sequence[int] | None = None) -> Any:
+    """``jax.numpy.squeeze``."""
+    b = context(a)
+    a = operand(a, b)
+    shape = a.aval.shape
+    if axis is None:
+        dims = tuple(i for i, d in enumerate(shape) if d == 1)
+    else:
+        dims = tuple(sorted(axes_arg(axis, len(shape), "squeeze")))
+        bad = [d for d in dims if shape[d] != 1]
+        if bad:
+            raise ShapeError(f"squeeze: cannot select an axis to squeeze out which has size "
+                             f"not equal to one (axis {bad[0]} of shape {shape})")  # fmt: skip
+    return a if not dims else emit(P.squeeze_p, a, dimensions=dims)
+
+
+@export
+def concatenate(arrays: Sequence[Any], axis: int | None = 0, dtype: Any = None) -> Any:
+    """``jax.numpy.concatenate`` (operands are promoted together)."""
+    b = context(*arrays) if isinstance(arrays, list | tuple) else context(arrays)
+    if not isinstance(arrays, list | tuple) or not arrays:
+        raise InvalidInputError("concatenate needs a non-empty list or tuple of arrays")
+    ops = operands(b, arrays)
+    if axis is None:
+        ops = [reshape(o, (-1,)) for o in ops]
+        axis = 0
+    if builtins.any(o.aval.ndim == 0 for o in ops):
+        raise ShapeError("zero-dimensional arrays cannot be concatenated")
+    if dtype is not None:
+        dt = b.policy.user_dtype(dtype)
+        ops = [convert(b, o, dt, False) for o in ops]
+    else:
+        ops = promote(b, "concatenate", ops)
+    ax = axis_arg(axis, ops[0].aval.ndim, "concatenate")
+    if len(ops) == 1:
+        return ops[0]
+    return b.emit(P.concatenate_p, tuple(ops), {"dimension": ax})
+
+
+@export
+def stack(arrays: Sequence[Any], axis: int = 0, dtype: Any = None) -> Any:
+    """``jax.numpy.stack``."""
+    b = context(*arrays) if isinstance(arrays, list | tuple) else context(arrays)
+    if not isinstance(arrays, list | tuple) or not arrays:
+        raise InvalidInputError("stack needs a non-empty list or tuple of arrays")
+    ops = operands(b, arrays)
+    shapes = {o.aval.shape for o in ops}
+    if len(shapes) != 1:
+        raise ShapeError(f"stack: all input arrays must have the same shape, got {sorted(shapes)}")
+    ax = axis_arg(axis, ops[0].aval.ndim + 1, "stack")
+    return concatenate([expand_dims(o, ax) for o in ops], axis=ax, dtype=dtype)

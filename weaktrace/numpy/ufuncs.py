@@ -1,0 +1,538 @@
+"""Elementwise functions (jax.numpy's ufuncs), ``where`` and ``clip``, with jax.numpy's
+promotion and its decompositions where values depend on them (floor_divide,
+remainder, integer powers)."""
+
+from __future__ import annotations
+
+import builtins
+import operator
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from weaktrace.dtypes.registry import SUB_BYTE_INTS
+from weaktrace.errors import InvalidInputError, OperandTypeError, ShapeError
+from weaktrace.numpy._core import (
+    BOOL,
+    Context,
+    P,
+    Tracer,
+    alias,
+    bind,
+    broadcast_to,
+    const_like,
+    context,
+    convert,
+    emit,
+    export,
+    export_as,
+    full_like_value,
+    kind,
+    lit,
+    operand,
+    operands,
+    promote,
+    promote_args,
+    promote_shapes,
+    python_literal,
+    result_shape,
+    to_bool,
+)
+
+
+def _unary(name: str, prim: Any, target: str | None = None) -> Callable[[Any], Any]:
+    def fn(x: Any, /) -> Any:
+        b = context(x)
+        (x,) = promote(b, name, [operand(x, b)], target)
+        return bind(prim, x)
+
+    return export_as(fn, name, f"``jax.numpy.{name}``, traced with JAX's promotion.")
+
+
+def _binary(name: str, prim: Any, target: str | None = None) -> Callable[[Any, Any], Any]:
+    def fn(x: Any, y: Any, /) -> Any:
+        b = context(x, y)
+        return b.emit(prim, tuple(promote_args(b, name, (x, y), target)), {})
+
+    return export_as(fn, name, f"``jax.numpy.{name}``, traced with JAX's promotion.")
+
+
+exp = _unary("exp", P.exp_p, "inexact")
+exp2 = _unary("exp2", P.exp2_p, "inexact")
+expm1 = _unary("expm1", P.expm1_p, "inexact")
+log = _unary("log", P.log_p, "inexact")
+log1p = _unary("log1p", P.log1p_p, "inexact")
+sin = _unary("sin", P.sin_p, "inexact")
+cos = _unary("cos", P.cos_p, "inexact")
+tan = _unary("tan", P.tan_p, "inexact")
+arcsin = _unary("arcsin", P.asin_p, "inexact")
+arccos = _unary("arccos", P.acos_p, "inexact")
+arctan = _unary("arctan", P.atan_p, "inexact")
+sinh = _unary("sinh", P.sinh_p, "inexact")
+cosh = _unary("cosh", P.cosh_p, "inexact")
+tanh = _unary("tanh", P.tanh_p, "inexact")
+sqrt = _unary("sqrt", P.sqrt_p, "inexact")
+cbrt = _unary("cbrt", P.cbrt_p, "inexact")
+negative = _unary("negative", P.neg_p)
+sign = _unary("sign", P.sign_p)
+bitwise_not = _unary("bitwise_not", P.not_p)
+invert = _unary("invert", P.not_p)
+
+subtract = _binary("subtract", P.sub_p)
+maximum = _binary("maximum", P.max_p)
+minimum = _binary("minimum", P.min_p)
+
+
+def _compare_args(b: Context, name: str, x: Any, y: Any) -> list[Any]:
+    """Comparison operands. NumPy compares a Python int exactly even when it does not fit
+    the array's dtype (``np.int8(1) < 300`` is True): under a policy that raises on such
+    ints, the comparison then runs in the dtype the int needs (int64, as numpy does)."""
+    try:
+        return promote_args(b, name, (x, y))
+    except OverflowError:
+        ops = operands(b, (x, y))
+        if not builtins.any(kind(o) in "iu" and python_literal(o) is None for o in ops):
+            raise  # numpy's exact path is for integer arrays only
+        wide = [_widen_int_literal(b, o) for o in ops]
+        return promote_shapes(name, promote(b, name, wide))
+
+
+def _widen_int_literal(b: Context, o: Tracer) -> Tracer:
+    """A Python int operand as a strong int64, or float64 beyond int64's range."""
+    value = python_literal(o)
+    if value.__class__ is not int:
+        return o
+    fits = -(2**63) <= value < 2**63
+    return convert(b, o, b.policy.defaults["i" if fits else "f"], False)
+
+
+def _comparison(name: str, prim: Any) -> Callable[[Any, Any], Any]:
+    def fn(x: Any, y: Any, /) -> Any:
+        b = context(x, y)
+        return b.emit(prim, tuple(_compare_args(b, name, x, y)), {})
+
+    return export_as(fn, name, f"``jax.numpy.{name}``.")
+
+
+equal = _comparison("equal", P.eq_p)
+not_equal = _comparison("not_equal", P.ne_p)
+bitwise_and = _binary("bitwise_and", P.and_p)
+bitwise_or = _binary("bitwise_or", P.or_p)
+bitwise_xor = _binary("bitwise_xor", P.xor_p)
+left_shift = _binary("left_shift", P.shift_left_p, "numeric")
+true_divide = _binary("true_divide", P.div_p, "inexact")
+arctan2 = _binary("arctan2", P.atan2_p, "inexact")
+
+
+@export
+def divide(x1: Any, x2: Any, /) -> Any:
+    """``jax.numpy.divide``: true division (integers become floating)."""
+    return true_divide(x1, x2)
+
+
+@export
+def add(x: Any, y: Any, /) -> Any:
+    """``jax.numpy.add``; for bools it is logical or."""
+    b = context(x, y)
+    x, y = promote_args(b, "add", (x, y))
+    return b.emit(P.or_p if x.aval.dt == BOOL else P.add_p, (x, y), {})
+
+
+@export
+def multiply(x: Any, y: Any, /) -> Any:
+    """``jax.numpy.multiply``; for bools it is logical and."""
+    b = context(x, y)
+    x, y = promote_args(b, "multiply", (x, y))
+    return b.emit(P.and_p if x.aval.dt == BOOL else P.mul_p, (x, y), {})
+
+
+def _complex_compare(name: str, prim: Any) -> Callable[[Any, Any], Any]:
+    def fn(x: Any, y: Any, /) -> Any:
+        b = context(x, y)
+        x, y = _compare_args(b, name, x, y)
+        if kind(x) != "c":
+            return emit(prim, x, y)
+        # jnp orders complex numbers lexicographically: real parts, then imaginary.
+        xr, yr = emit(P.real_p, x), emit(P.real_p, y)
+        xi, yi = emit(P.imag_p, x), emit(P.imag_p, y)
+        on_imag, on_real = emit(prim, xi, yi), emit(prim, xr, yr)
+        same_real = emit(P.eq_p, xr, yr)
+        return emit(P.select_n_p, same_real, on_real, on_imag)
+
+    return export_as(fn, name, f"``jax.numpy.{name}`` (complex values compare lexicographically).")
+
+
+less = _complex_compare("less", P.lt_p)
+less_equal = _complex_compare("less_equal", P.le_p)
+greater = _complex_compare("greater", P.gt_p)
+greater_equal = _complex_compare("greater_equal", P.ge_p)
+
+
+def _logical(name: str, prim: Any) -> Callable[[Any, Any], Any]:
+    def fn(x: Any, y: Any, /) -> Any:
+        b = context(x, y)
+        x, y = (to_bool(v) for v in promote_args(b, name, (x, y)))
+        return emit(prim, x, y)
+
+    return export_as(fn, name, f"``jax.numpy.{name}``: operands become bool (x != 0) first.")
+
+
+logical_and = _logical("logical_and", P.and_p)
+logical_or = _logical("logical_or", P.or_p)
+logical_xor = _logical("logical_xor", P.xor_p)
+
+
+@export
+def logical_not(x: Any, /) -> Any:
+    """``jax.numpy.logical_not``."""
+    b = context(x)
+    return emit(P.not_p, to_bool(operand(x, b)))
+
+
+@export
+def right_shift(x1: Any, x2: Any, /) -> Any:
+    """``jax.numpy.right_shift``: arithmetic for signed, logical for unsigned."""
+    b = context(x1, x2)
+    x1, x2 = promote_args(b, "right_shift", (x1, x2), "numeric")
+    # jnp asks numpy whether the dtype is unsigned; numpy does not count ml_dtypes' uint4
+    # (or uint1/uint2) as unsigned, so those shift arithmetically in JAX, and here too.
+    dt = x1.aval.dt
+    unsigned = (
+        np.issubdtype(dt.numpy, np.unsignedinteger) if dt.numpy is not None else kind(x1) == "u"
+    )
+    prim = P.shift_right_logical_p if unsigned else P.shift_right_arithmetic_p
+    return emit(prim, x1, x2)
+
+
+@export
+def positive(x: Any, /) -> Any:
+    """``jax.numpy.positive``: the value itself."""
+    return operand(x, context(x))
+
+
+@export
+def absolute(x: Any, /) -> Any:
+    """``jax.numpy.absolute``; bool and unsigned values are returned as they are;
+    the absolute value of a complex number is real."""
+    b = context(x)
+    (x,) = promote(b, "absolute", [operand(x, b)])  # a policy may reject the operand
+    return x if kind(x) in "bu" else emit(P.abs_p, x)
+
+
+abs = alias("abs", absolute)
+
+
+def _identity_on_integers(name: str, prim: Any) -> Callable[[Any], Any]:
+    def fn(x: Any, /) -> Any:
+        b = context(x)
+        x = operand(x, b)
+        if kind(x) in "biu":
+            return x
+        (x,) = promote(b, name, [x], "inexact")
+        return emit(prim, x)
+
+    return export_as(fn, name, f"``jax.numpy.{name}``; integers and bools are returned unchanged.")
+
+
+floor = _identity_on_integers("floor", P.floor_p)
+ceil = _identity_on_integers("ceil", P.ceil_p)
+
+
+@export
+def trunc(x: Any) -> Any:
+    """``jax.numpy.trunc``: ceil for negatives, floor otherwise."""
+    b = context(x)
+    x = operand(x, b)
+    if kind(x) in "biu":
+        return x
+    negative_ = emit(P.lt_p, x, const_like(x, 0))
+    return where(negative_, ceil(x), floor(x))
+
+
+@export
+def round(a: Any, decimals: int = 0, out: None = None) -> Any:
+    """``jax.numpy.round`` (integers unchanged; floats to nearest, ties to even)."""
+    b = context(a)
+    decimals = operator.index(decimals)
+    a = operand(a, b)
+    if kind(a) == "b":
+        raise OperandTypeError("round does not accept bool values (as in JAX); cast first")
+    if kind(a) in "iu":
+        if decimals < 0:
+            raise NotImplementedError("integer round with decimals < 0 is not implemented")
+        return a
+    if kind(a) == "c":
+        return emit(P.complex_p, round(emit(P.real_p, a), decimals),
+                     round(emit(P.imag_p, a), decimals))  # fmt: skip
+    (a,) = promote(b, "round", [a], "inexact")
+    if decimals == 0:
+        return emit(P.round_p, a, rounding_method=1)
+    factor = const_like(a, 10.0**decimals)
+    scaled = emit(P.round_p, emit(P.mul_p, a, factor), rounding_method=1)
+    return emit(P.div_p, scaled, factor)
+
+
+@export
+def square(x: Any, /) -> Any:
+    """``jax.numpy.square``: x * x, bools as int32."""
+    b = context(x)
+    (x,) = promote(b, "square", [operand(x, b)], "numeric")
+    return emit(P.square_p, x)
+
+
+@export
+def reciprocal(x: Any, /) -> Any:
+    """``jax.numpy.reciprocal``: 1 / x, integers become floating."""
+    b = context(x)
+    (x,) = promote(b, "reciprocal", [operand(x, b)], "inexact")
+    return emit(P.integer_pow_p, x, y=-1)
+
+
+@export
+def log2(x: Any, /) -> Any:
+    """``jax.numpy.log2``: log(x) / log(2)."""
+    b = context(x)
+    (x,) = promote(b, "log2", [operand(x, b)], "inexact")
+    if kind(x) == "c":
+        r = emit(P.log_p, x)
+        re, im = emit(P.real_p, r), emit(P.imag_p, r)
+        ln2 = emit(P.log_p, lit(b, 2, re.aval.dt))
+        return emit(P.complex_p, emit(P.div_p, re, ln2), emit(P.div_p, im, ln2))
+    two = lit(b, 2, x.aval.dt)
+    return emit(P.div_p, emit(P.log_p, x), emit(P.log_p, two))
+
+
+@export
+def log10(x: Any, /) -> Any:
+    """``jax.numpy.log10``: log(x) * (1 / log(10))."""
+    b = context(x)
+    (x,) = promote(b, "log10", [operand(x, b)], "inexact")
+    real_dt = P._real_dtype(x.aval.dt)
+    k = lit(b, 0.4342944819032518, real_dt)
+    r = emit(P.log_p, x)
+    if kind(x) == "c":
+        re, im = emit(P.real_p, r), emit(P.imag_p, r)
+        return emit(P.complex_p, emit(P.mul_p, re, k), emit(P.mul_p, im, k))
+    return emit(P.mul_p, r, k)
+
+
+@export
+def real(val: Any, /) -> Any:
+    """``jax.numpy.real``."""
+    b = context(val)
+    val = operand(val, b)
+    return emit(P.real_p, val) if kind(val) == "c" else val
+
+
+@export
+def imag(val: Any, /) -> Any:
+    """``jax.numpy.imag``: zeros of the same dtype for real values."""
+    b = context(val)
+    val = operand(val, b)
+    return emit(P.imag_p, val) if kind(val) == "c" else full_like_value(val, 0)
+
+
+@export
+def conjugate(x: Any, /) -> Any:
+    """``jax.numpy.conjugate``."""
+    b = context(x)
+    x = operand(x, b)
+    return emit(P.conj_p, x) if kind(x) == "c" else x
+
+
+conj = alias("conj", conjugate)
+
+
+@export
+def isfinite(x: Any, /) -> Any:
+    """``jax.numpy.isfinite``."""
+    b = context(x)
+    x = operand(x, b)
+    if kind(x) == "f":
+        return emit(P.is_finite_p, x)
+    if kind(x) == "c":
+        return emit(P.and_p, emit(P.is_finite_p, emit(P.real_p, x)),
+                     emit(P.is_finite_p, emit(P.imag_p, x)))  # fmt: skip
+    return full_like_value(x, True, BOOL)
+
+
+@export
+def isinf(x: Any, /) -> Any:
+    """``jax.numpy.isinf``."""
+    b = context(x)
+    x = operand(x, b)
+    # jnp's _constant_like makes a strong array constant, whatever x's weak flag.
+    if kind(x) == "f":
+        inf = lit(b, np.inf, x.aval.dt)
+        return emit(P.eq_p, emit(P.abs_p, x), inf)
+    if kind(x) == "c":
+        re, im = emit(P.real_p, x), emit(P.imag_p, x)
+        inf = lit(b, np.inf, re.aval.dt)
+        return emit(P.or_p, emit(P.eq_p, emit(P.abs_p, re), inf),
+                     emit(P.eq_p, emit(P.abs_p, im), inf))  # fmt: skip
+    return full_like_value(x, False, BOOL)
+
+
+@export
+def isnan(x: Any, /) -> Any:
+    """``jax.numpy.isnan``: x != x."""
+    b = context(x)
+    x = operand(x, b)
+    return emit(P.ne_p, x, x)
+
+
+@export
+def floor_divide(x1: Any, x2: Any, /) -> Any:
+    """``jax.numpy.floor_divide``, with jax's integer and float algorithms."""
+    b = context(x1, x2)
+    x1, x2 = promote_args(b, "floor_divide", (x1, x2), "numeric")
+    k = kind(x1)
+    if k == "u" or k == "b":
+        return emit(P.div_p, x1, x2)
+    if k == "i":
+        # jax writes these with jnp operators (x != y, q - 1), so weak flags follow jnp.
+        quotient = emit(P.div_p, x1, x2)
+        signs_differ = not_equal(emit(P.sign_p, x1), emit(P.sign_p, x2))
+        select = logical_and(signs_differ, not_equal(emit(P.rem_p, x1, x2), 0))
+        return where(select, subtract(quotient, 1), quotient)
+    if k == "c":
+        raise InvalidInputError("floor_divide does not accept complex operands (as in JAX)")
+    return _float_divmod(b, x1, x2)[0]
+
+
+def _float_divmod(b: Context, x1: Any, x2: Any) -> tuple[Any, Any]:
+    """``jax._src.numpy.ufuncs._float_divmod``."""
+    mod = emit(P.rem_p, x1, x2)
+    zero_divisor = emit(P.eq_p, x2, const_like(x2, 0))
+    x1_corrected = where(zero_divisor, x1, emit(P.sub_p, x1, mod))
+    div = emit(P.div_p, x1_corrected, x2)
+    ind = emit(P.and_p, emit(P.ne_p, mod, const_like(mod, 0)),
+                emit(P.ne_p, emit(P.sign_p, x2), emit(P.sign_p, mod)))  # fmt: skip
+    ind_b = promote_shapes("divmod", [ind, mod])[0]
+    mod = select(b, ind_b, add(mod, x2), mod)
+    div = select(b, ind_b, subtract(div, 1.0), div)
+    return emit(P.round_p, div, rounding_method=0), mod
+
+
+def select(b: Context, pred: Any, on_true: Any, on_false: Any) -> Any:
+    """``lax.select``: select_n(pred, on_false, on_true), shapes already equal."""
+    shape = result_shape("select", [pred.aval.shape, on_true.aval.shape, on_false.aval.shape])
+    pred, on_true, on_false = (broadcast_to(v, shape) for v in (pred, on_true, on_false))
+    return emit(P.select_n_p, pred, on_false, on_true)
+
+
+@export
+def remainder(x1: Any, x2: Any, /) -> Any:
+    """``jax.numpy.remainder``: the result has the sign of the divisor."""
+    b = context(x1, x2)
+    x1, x2 = promote_args(b, "remainder", (x1, x2), "numeric")
+    zero = lit(b, 0, x1.aval.dt)  # jnp's _constant_like: a strong array
+    if kind(x2) in "iu":
+        ones = full_like_value(x2, 1)
+        x2 = where(equal(x2, 0), ones, x2)
+    trunc_mod = emit(P.rem_p, x1, x2)
+    not_zero = emit(P.ne_p, trunc_mod, zero)
+    signs = emit(P.ne_p, emit(P.lt_p, trunc_mod, zero), emit(P.lt_p, x2, zero))
+    do_plus = emit(P.and_p, signs, not_zero)
+    return select(b, do_plus, emit(P.add_p, trunc_mod, x2), trunc_mod)
+
+
+mod = alias("mod", remainder)
+
+
+@export
+def power(x1: Any, x2: Any, /) -> Any:
+    """``jax.numpy.power``: a concrete integer exponent uses integer_pow; integer
+    bases use binary exponentiation; float bases with integer exponents skip promotion."""
+    b = context(x1, x2)
+    if x2.__class__ is not Tracer and not isinstance(x2, float | complex):
+        try:
+            y = operator.index(x2)
+        except TypeError:
+            pass
+        else:
+            (x,) = promote(b, "power", [operand(x1, b)], "numeric")
+            return emit(P.integer_pow_p, x, y=y)
+    a1, a2 = promote_shapes("power", operands(b, (x1, x2)))
+    p1, p2 = promote(b, "power", [a1, a2], "numeric")
+    if kind(p1) in "biu":
+        if p1.aval.dt.name in SUB_BYTE_INTS:
+            raise OperandTypeError(
+                f"power of {p1.aval.dt} by a traced exponent is not supported (as in JAX); "
+                "convert to int8 or wider first, or use a concrete integer exponent."
+            )
+        return _pow_int_int(b, p1, p2)
+    if kind(a1) in "fc" and kind(a2) in "iu":
+        return b.emit(P.pow_p, (a1, a2), {})
+    return emit(P.pow_p, p1, p2)
+
+
+pow = alias("pow", power)
+
+
+def _pow_int_int(b: Context, x1: Any, x2: Any) -> Any:
+    """``jax._src.numpy.ufuncs._pow_int_int``: six steps of binary exponentiation."""
+    zero, one = lit(b, 0, x2.aval.dt), lit(b, 1, x2.aval.dt)
+    start = emit(P.and_p, emit(P.eq_p, x1, zero), emit(P.ne_p, x2, zero))
+    acc = where(start, zero, one)
+    for _ in range(6):
+        acc = where(emit(P.and_p, x2, one), emit(P.mul_p, acc, x1), acc)
+        x1 = emit(P.mul_p, x1, x1)
+        x2 = emit(P.shift_right_logical_p, x2, one)
+    return acc
+
+
+# -- selection -------------------------------------------------------------------------
+
+
+def _broadcast_to_shape(b: Context, x: Any, shape: tuple[int, ...]) -> Any:
+    """``lax.broadcast_to`` semantics: numpy-style right-aligned broadcasting."""
+    s = x.aval.shape
+    if s == shape:
+        return x
+    if len(s) > len(shape) or builtins.any(
+        a not in (1, c) for a, c in zip(s[::-1], shape[::-1], strict=False)
+    ):
+        raise ShapeError(f"cannot broadcast shape {s} to {shape}")
+    k = len(shape) - len(s)
+    keep = tuple(i + k for i, d in enumerate(s) if d == shape[i + k])
+    if len(keep) != len(s):  # squeeze the unit dims that grow
+        x = emit(P.reshape_p, x, new_sizes=tuple(d for i, d in enumerate(s) if i + k in keep))
+    return emit(P.broadcast_in_dim_p, x, shape=shape, broadcast_dimensions=keep)
+
+
+@export
+def where(condition: Any, x: Any = None, y: Any = None, /) -> Any:
+    """``jax.numpy.where(condition, x, y)`` (the one-argument form needs concrete
+    values and is not traceable)."""
+    if x is None or y is None:
+        raise InvalidInputError(
+            "where(condition) without x and y returns data-dependent shapes and cannot be "
+            "traced; pass both x and y."
+        )
+    b = context(condition, x, y)
+    c = to_bool(operand(condition, b))
+    x, y = promote(b, "where", operands(b, (x, y)))
+    shape = result_shape("where", [c.aval.shape, x.aval.shape, y.aval.shape])
+    if not c.aval.shape:
+        x, y = (broadcast_to(v, shape) for v in (x, y))
+        return emit(P.select_n_p, c, y, x)
+    c, x, y = (broadcast_to(v, shape) for v in (c, x, y))
+    return emit(P.select_n_p, c, y, x)
+
+
+@export
+def clip(arr: Any = None, /, min: Any = None, max: Any = None) -> Any:
+    """``jax.numpy.clip``: maximum(min, arr), then minimum(max, arr)."""
+    b = context(arr, min, max)
+    if builtins.any(v is not None and kind(operand(v, b)) == "c" for v in (arr, min, max)):
+        raise OperandTypeError(
+            "clip received a complex value (as the array or a bound); complex numbers have "
+            "no order and cannot be clipped. Clip the real or imaginary part instead."
+        )
+    if min is not None:
+        arr = maximum(min, arr)
+    if max is not None:
+        arr = minimum(max, arr)
+    return operand(arr, b)
