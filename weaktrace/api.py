@@ -168,7 +168,11 @@ class TracedFunction:
                 f"{self.__name__}: {err} Fix static_argnums / static_argnames / "
                 "donate_argnums to name arguments the function has."
             ) from None
-        self._call = self._jitted if self._x64 is None else self._call_pinned
+        # Calls cost what a jax.jit call costs: the instance gets a class of its own
+        # whose __call__ is a plain function around jax.jit's C++ dispatch (no bound
+        # method, no attribute lookups). See `_dispatcher`.
+        call = _dispatcher(self._jitted, fun, self._x64)
+        self.__class__ = type(type(self).__name__, (type(self),), {"__call__": staticmethod(call)})
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         """Trace (on the first call for these types), compile, and run on the device.
@@ -176,13 +180,7 @@ class TracedFunction:
         Called inside another weaktrace trace, it is traced inline (as jax.jit inside
         jax.jit is), under the outer trace's policy.
         """
-        if _current() is None:  # the hot path: straight to jax.jit's C++ dispatch
-            return self._call(*args, **kwargs)
-        return self.fun(*args, **kwargs)
-
-    def _call_pinned(self, *args: Any, **kwargs: Any) -> Any:
-        with stages.x64_mode(self._x64):
-            return self._jitted(*args, **kwargs)
+        return _dispatcher(self._jitted, self.fun, self._x64)(*args, **kwargs)
 
     def _run(self, *args: Any, **kwargs: Any) -> Any:
         """What jax.jit traces: our trace for the arguments' types, then the program
@@ -263,6 +261,33 @@ class TracedFunction:
         report = self.trace(*args, **kwargs).explain()
         print(report, file=file or sys.stdout)
         return report
+
+
+def _dispatcher(jitted: Any, fun: Callable[..., Any], x64: bool | None) -> Callable[..., Any]:
+    """The call path of a traced function: jax.jit's dispatch, whose cache tells weak
+    from strong inputs exactly as jax's does. Inside another weaktrace trace the
+    arguments are weaktrace tracers, which jax.jit rejects before it traces anything:
+    then the function is traced inline, as jax.jit inside jax.jit is. (A try costs
+    nothing until it raises; checking for a trace on every call would cost ~8%.)"""
+    if x64 is None:
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return jitted(*args, **kwargs)
+            except (TypeError, ValueError):
+                if _current() is None:
+                    raise
+            return fun(*args, **kwargs)
+
+        return call
+
+    def call_pinned(*args: Any, **kwargs: Any) -> Any:
+        if _current() is not None:
+            return fun(*args, **kwargs)
+        with stages.x64_mode(x64):
+            return jitted(*args, **kwargs)
+
+    return call_pinned
 
 
 def _jit_options(options: dict[str, Any]) -> dict[str, Any]:
