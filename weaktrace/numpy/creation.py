@@ -123,7 +123,12 @@ def arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None) ->
                 "Mark the argument static (static_argnums) or compute the bound outside."
             )
     bounds = [v for v in (start, stop, step) if v is not None]
-    dt = b.policy.user_dtype(dtype) if dtype is not None else b.policy.values_dtype(bounds)
+    dt = b.policy.user_dtype(dtype) if dtype is not None else b.policy.arange_dtype(bounds)
+    if dt.kind == "b":
+        raise OperandTypeError(
+            "arange cannot make a bool array (as in JAX: iota does not accept dtype bool). "
+            "Use integer bounds, or weaktrace.numpy.arange(n) != 0 for a mask."
+        )
     if stop is None and step is None and P.kind(dt) in "iu":
         params = {"dtype": dt, "shape": (operator.index(start),), "dimension": 0}
         return b.emit(P.iota_p, (), params)
@@ -137,6 +142,12 @@ def asarray(
 ) -> Any:
     """``jax.numpy.asarray``: Python scalars stay weak; sequences are stacked."""
     b = context()
+    if dtype is not None and isinstance(a, list | tuple) and not _has_tracer(a):
+        # Concrete values straight into the dtype: out-of-range Python ints raise
+        # OverflowError (as jnp.array and np.array do) instead of wrapping.
+        dt = b.policy.user_dtype(dtype)
+        value = np.asarray(a, dtype=dt.numpy)
+        return b.const(value, AbstractValue.make(value.shape, dt, False))
     x = _array_operand(b, a)
     if dtype is None:
         return x

@@ -84,9 +84,17 @@ _OPERATORS: dict[str, Callable[..., Any]] = {
 }  # fmt: skip
 
 
+def _raw(f: Callable[..., Any]) -> Callable[..., Any]:
+    """The mirror without its `export` wrapper: an operator's operand is a tracer, so
+    the result stays one (the wrapper would only check that)."""
+    return getattr(f, "__wrapped__", f)
+
+
 def array_methods() -> dict[str, Any]:
     """Operators and array methods of a tracer, as jax installs them on its arrays."""
-    methods: dict[str, Any] = {name: _reject_scalar_types(f) for name, f in _OPERATORS.items()}
+    methods: dict[str, Any] = {
+        name: _reject_scalar_types(_raw(f)) for name, f in _OPERATORS.items()
+    }
     methods.update(
         __neg__=lambda self: negative(self),
         __pos__=lambda self: positive(self),

@@ -446,16 +446,16 @@ def power(x1: Any, x2: Any, /) -> Any:
     """``jax.numpy.power``: a concrete integer exponent uses integer_pow; integer
     bases use binary exponentiation; float bases with integer exponents skip promotion."""
     b = context(x1, x2)
-    if x2.__class__ is not Tracer and not isinstance(x2, float | complex):
-        try:
-            y = operator.index(x2)
-        except TypeError:
-            pass
-        else:
-            (x,) = promote(b, "power", [operand(x1, b)], "numeric")
-            return emit(P.integer_pow_p, x, y=y)
+    y = _concrete_int(x2)
+    if y is not None and b.policy.integer_pow_literal:  # JAX: x1's dtype decides alone
+        (x,) = promote(b, "power", [operand(x1, b)], "numeric")
+        return emit(P.integer_pow_p, x, y=y)
     a1, a2 = promote_shapes("power", operands(b, (x1, x2)))
     p1, p2 = promote(b, "power", [a1, a2], "numeric")
+    if y is not None:  # other policies: the literal joins the promotion, then integer_pow
+        if y < 0 and kind(p1) in "biu":
+            raise OperandTypeError("Integers to negative integer powers are not allowed.")
+        return emit(P.integer_pow_p, p1, y=y)
     if kind(p1) in "biu":
         if p1.aval.dt.name in SUB_BYTE_INTS:
             raise OperandTypeError(
@@ -463,9 +463,19 @@ def power(x1: Any, x2: Any, /) -> Any:
                 "convert to int8 or wider first, or use a concrete integer exponent."
             )
         return _pow_int_int(b, p1, p2)
-    if kind(a1) in "fc" and kind(a2) in "iu":
-        return b.emit(P.pow_p, (a1, a2), {})
+    if kind(a1) in "fc" and kind(a2) in "iu" and p1.aval[1] is a1.aval[1]:
+        return emit(P.pow_p, a1, a2)  # a float base keeps an integer exponent (lax.pow)
     return emit(P.pow_p, p1, p2)
+
+
+def _concrete_int(x: Any) -> int | None:
+    """A concrete Python/numpy integer exponent (bools count, as in jnp.power)."""
+    if x.__class__ is Tracer or isinstance(x, float | complex | np.ndarray):
+        return None
+    try:
+        return operator.index(x)
+    except TypeError:
+        return None
 
 
 pow = alias("pow", power)
@@ -531,8 +541,14 @@ def clip(arr: Any = None, /, min: Any = None, max: Any = None) -> Any:
             "clip received a complex value (as the array or a bound); complex numbers have "
             "no order and cannot be clipped. Clip the real or imaginary part instead."
         )
+    # The bounds and the array promote together (one join: PyTorch's clamp joins all
+    # three at once; JAX's pairwise joins give the same answer on its lattice).
+    present = [v for v in (arr, min, max) if v is not None]
+    ops = promote(b, "clip", operands(b, present))
+    x = ops[0]
+    it = iter(ops[1:])
     if min is not None:
-        arr = maximum(min, arr)
+        x = maximum(next(it), x)
     if max is not None:
-        arr = minimum(max, arr)
-    return operand(arr, b)
+        x = minimum(next(it), x)
+    return x

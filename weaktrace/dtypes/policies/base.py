@@ -63,6 +63,9 @@ class Policy:
     # Operands of one dtype and weak flag need no join (false where the join of two
     # identical operands can differ from them: JAX strict, PyTorch's categories).
     same_needs_no_join: bool = True
+    # power(x, n) with a concrete integer n: JAX decides the dtype from x alone
+    # (integer_pow); elsewhere n joins the promotion like any operand.
+    integer_pow_literal: bool = False
     defaults: dict[str, DType] = DEFAULTS_X64
 
     # -- the public face ------------------------------------------------------------
@@ -153,6 +156,10 @@ class Policy:
                 return self.defaults[k]
         return registry.of(np.asarray(values).dtype)
 
+    def arange_dtype(self, bounds: Sequence[Any]) -> DType:
+        """The dtype of arange(*bounds): NumPy and PyTorch count bools as ints."""
+        return self.values_dtype([int(v) if isinstance(v, bool | np.bool_) else v for v in bounds])
+
     def user_dtype(self, spec: Any) -> DType:
         """A ``dtype=`` argument: int/float/complex mean the defaults of their kind."""
         if isinstance(spec, type) and spec in _PY_KIND:
@@ -169,6 +176,8 @@ class Policy:
         if cls in _PY_KIND:
             dt, weak = self.scalar(cls)
             return (), dt, weak
+        if cls is type:  # a scalar type (np.float32): a dtype, not a value
+            return (1,), _spec(x), False
         spec = getattr(x, "dtype", None)
         if spec is not None and hasattr(x, "shape"):
             if type(spec).__module__.startswith("torch"):  # torch.float32 -> float32

@@ -35,6 +35,7 @@ _TO_32 = {
                  ("complex128", "complex64")]
 }  # fmt: skip
 _PY_KIND = {int: "i", float: "f", complex: "c"}
+_INT32 = _D("int32")
 
 
 def _to(table: Any) -> dict[DType, DType]:
@@ -56,6 +57,7 @@ class JaxPolicy(Policy):
     """
 
     name = "jax"
+    integer_pow_literal = True
 
     def __init__(self, strict: bool | None = None, x64: bool | None = None) -> None:
         for option, value in (("strict", strict), ("x64", x64)):
@@ -163,7 +165,7 @@ class PinnedJaxPolicy(JaxPolicy):
         if target == "inexact":
             return _TO_INEXACT.get(dt, dt)
         if target == "numeric":
-            return self.defaults["i"] if dt.kind == "b" else dt  # to_numeric: bool -> int
+            return _INT32 if dt.kind == "b" else dt  # to_numeric_dtype: bool -> int32, always
         wide = _TO_INEXACT.get(dt, dt).name in ("float64", "complex128")
         return _D("complex128" if wide else "complex64")
 
@@ -187,6 +189,9 @@ class PinnedJaxPolicy(JaxPolicy):
 
     def values_dtype(self, values: Sequence[Any]) -> DType:
         return registry.of(jax_rules.result(tuple(values), self.strict, self.x64)[0])
+
+    def arange_dtype(self, bounds: Sequence[Any]) -> DType:
+        return self.values_dtype(bounds)  # bool bounds give bool, which iota rejects
 
     def user_dtype(self, spec: Any) -> DType:
         """``check_and_canonicalize_user_dtype``: int/float/complex mean the defaults."""

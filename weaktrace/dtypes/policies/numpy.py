@@ -69,6 +69,10 @@ class NumpyPolicy(Policy):
                     f"numpy's {op} has no loop for {', '.join(str(a[1]) for a in avals)}: "
                     f"{err}. Cast explicitly first."
                 ) from None
+            if len(set(dts[: ufunc.nin])) > 1:
+                # A mixed loop (numpy 2 compares uint64 with int64 exactly); XLA computes
+                # in one dtype, so use numpy's common type (exact for all but huge values).
+                return self.join(avals)
             hit = self._cache[key] = (registry.of(dts[0]), False)
         return hit
 

@@ -1,0 +1,117 @@
+"""Regressions for the bugs issue 10 listed, each against the live library."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+import torch
+
+import weaktrace as wt
+import weaktrace.numpy as wnp
+
+
+def _avals(fn, *args, policy=None):
+    out = wt.trace(fn, policy=policy).trace(*args).out_avals
+    return (out.shape, out.dtype, out.weak_type)
+
+
+def _jax_avals(fn, *args):
+    out = jax.eval_shape(fn, *args)
+    weak = jax.make_jaxpr(fn)(*args).out_avals[0].weak_type
+    return (out.shape, out.dtype, weak)
+
+
+@pytest.mark.parametrize("x64", [False, True])
+def test_shape_dtype_struct_is_canonicalized_as_jax_does(x64):
+    spec = jax.ShapeDtypeStruct((2,), "float64")
+    with jax.enable_x64(x64):
+        assert _avals(lambda a: a // a, spec) == _jax_avals(lambda a: a // a, spec)
+
+
+def test_strict_two_weak_operands_of_one_dtype():
+    spec = jax.ShapeDtypeStruct((2,), np.uint8, weak_type=True)
+    with jax.numpy_dtype_promotion("strict"):
+        assert _avals(lambda a: a + a, spec) == _jax_avals(lambda a: a + a, spec)
+
+
+def test_arange_of_bools():
+    with pytest.raises(TypeError):
+        jnp.arange(False, True)
+    with pytest.raises(TypeError):
+        wt.trace(lambda: wnp.arange(False, True)).trace()
+    for pol in ("numpy", "torch"):
+        got = _avals(lambda: wnp.arange(False, True), policy=pol)[1]
+        assert (
+            got
+            == np.arange(False, True).dtype
+            == np.dtype(str(torch.arange(False, True).dtype).split(".")[1])
+        )
+
+
+@pytest.mark.parametrize("pol", ["numpy", "torch"])
+def test_result_type_takes_numpy_scalar_types(pol):
+    got = wt.result_type(np.float32, 0.0, policy=wt.policy(pol))
+    assert got == np.result_type(np.float32, 0.0)
+
+
+@pytest.mark.parametrize(
+    ("base", "exp"),
+    [(np.float16, np.int32), (np.bool_, np.bool_), (np.uint8, np.int64), (np.float32, np.int8)],
+)
+def test_numpy_power_promotes_as_numpy(base, exp):
+    a, b = np.ones(2, base), np.ones(2, exp)
+    assert _avals(lambda x, y: x**y, a, b, policy="numpy")[1] == (a**b).dtype
+
+
+def test_numpy_power_with_literal_exponent():
+    x = np.ones(2, np.bool_)
+    assert _avals(lambda a: a**True, x, policy="numpy")[1] == (x**True).dtype
+    with pytest.raises(OverflowError):
+        np.ones(2, np.uint8) ** 1000
+    with pytest.raises(OverflowError):
+        wt.trace(lambda a: a**1000, policy="numpy").trace(np.ones(2, np.uint8))
+
+
+def test_numpy_uint64_compared_with_negative_int():
+    x = np.ones(2, np.uint64)
+    got = wt.trace(lambda a: a < -1, policy="numpy")(x)
+    np.testing.assert_array_equal(np.asarray(got), x < -1)
+
+
+@pytest.mark.parametrize("pol", [None, "numpy"])
+def test_array_with_dtype_checks_python_ints(pol):
+    with pytest.raises(OverflowError):
+        np.array([256], np.uint8)
+    with pytest.raises(OverflowError):
+        wt.trace(lambda: wnp.array([256], "uint8"), policy=pol).trace()
+    if pol == "numpy":
+        assert _avals(lambda: wnp.array([2**64 - 1], "uint64"), policy=pol)[1] == np.uint64
+
+
+def test_torch_clip_joins_all_operands_at_once():
+    a, lo, hi = np.ones(2, np.int32), np.array(1.0), np.ones(2, np.float32)
+    want = torch.clamp(torch.from_numpy(a), torch.from_numpy(lo), torch.from_numpy(hi)).dtype
+    got = _avals(lambda x, y, z: wnp.clip(x, y, z), a, lo, hi, policy="torch")[1]
+    assert str(want).split(".")[1] == got.name
+
+
+def test_explicit_x64_dtypes_allow():
+    old = jax.config.jax_explicit_x64_dtypes
+    jax.config.update("jax_explicit_x64_dtypes", "allow")
+    try:
+        with jax.enable_x64(False):
+            x, t = jnp.int64(0), jnp.bool_(0)
+            got = wt.trace(lambda: wnp.add(x, t)).trace().out_avals.dtype
+            assert got == (x + t).dtype
+    finally:
+        jax.config.update("jax_explicit_x64_dtypes", str(old.name).lower())
+
+
+@pytest.mark.parametrize("key", ["i, j", "i, :, j", "1, i, j", ":, i, j", "i, None, j", "..., i"])
+def test_several_index_arrays_gather_like_jax(key):
+    x = np.arange(60.0).reshape(3, 4, 5)
+    i, j = np.array([0, 1, 2]), np.array([1, 2, 3])
+    fn = eval(f"lambda x: x[{key}]", {"i": i, "j": j})
+    np.testing.assert_array_equal(np.asarray(wt.trace(fn)(x)), np.asarray(jax.jit(fn)(x)))
