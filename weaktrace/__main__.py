@@ -22,6 +22,7 @@ import re
 import shutil
 import sys
 import sysconfig
+import textwrap
 import traceback
 import types
 from collections.abc import Callable, Sequence
@@ -204,11 +205,12 @@ def _choose(args: argparse.Namespace, policy: wt.Policy) -> tuple[tables.Promoti
     left = [d.short for d in every if d not in t.dtypes]
     if not left:
         return t, ""
-    return t, (
+    note = (
         f"showing {len(t.dtypes)} of {len(every)} dtypes to fit {width} columns; left out: "
         f"{' '.join(left)}. See all: --all (or --format md|csv|json); choose: --dtypes "
         "bool,i8,f32,f*"
     )
+    return t, textwrap.fill(note, max(width, 40), break_on_hyphens=False)
 
 
 def _table(args: argparse.Namespace) -> None:
@@ -228,6 +230,8 @@ def _lattice(args: argparse.Namespace) -> None:
     out = Path(args.out)
     if out.suffix.lower() not in (".svg", ".png"):
         raise CLIError(f"--out must end in .svg or .png, got {args.out!r}")
+    if out.is_dir():
+        raise CLIError(f"cannot write {args.out!r}: it is a directory. Choose a writable --out")
     if not out.parent.is_dir():
         raise CLIError(
             f"cannot write {args.out!r}: directory {str(out.parent)!r} does not exist. "
@@ -495,8 +499,6 @@ def parser() -> argparse.ArgumentParser:
                        help="promotion policy (default: jax)")  # fmt: skip
         q.add_argument("--strict", action="store_true", help="JAX strict promotion")
         q.add_argument("--x64", action="store_true", help="JAX with x64 on (default: off)")
-        q.add_argument("--traceback", action="store_true",
-                       help="on an error in your code, show the Python traceback")  # fmt: skip
 
     t = sub.add_parser(
         "table",
@@ -537,6 +539,8 @@ def parser() -> argparse.ArgumentParser:
                    help="one per parameter: f32[3], ~f32[] (weak), i8[2,3], or a number "
                         "like 2.0")  # fmt: skip
     policy_options(e, default=None)
+    e.add_argument("--traceback", action="store_true",
+                   help="on an error in your function, also show the Python traceback")  # fmt: skip
     e.set_defaults(run=_explain)
     return p
 
