@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from weaktrace import numpy
+from weaktrace import lax, numpy
 from weaktrace.api import Comparison, Explanation, Traced, TracedFunction, compare, trace
 from weaktrace.dtypes import Lattice, Policy, policy, promote_types, promotion_table, result_type
 from weaktrace.errors import (
     ArgumentOverflowError,
+    CarryTypeError,
     ConcretizationError,
     InvalidDTypeError,
     InvalidInputError,
@@ -37,6 +38,7 @@ __version__ = "0.1.0"
 __all__ = [
     "AbstractValue",
     "ArgumentOverflowError",
+    "CarryTypeError",
     "Comparison",
     "ConcretizationError",
     "Equation",
@@ -63,6 +65,7 @@ __all__ = [
     "WeakLiteralOverflowWarning",
     "WeaktraceError",
     "compare",
+    "lax",
     "numpy",
     "policy",
     "promote_types",

@@ -77,3 +77,8 @@ class ArgumentOverflowError(WeaktraceError, OverflowError):
 
 class StaticArgumentError(WeaktraceError, ValueError):
     """A static argument that cannot be used as one (unhashable, or out of range)."""
+
+
+class CarryTypeError(WeaktraceError, TypeError):
+    """A loop carry or branch output whose type the body changes (JAX raises TypeError);
+    the message names the carry's path, both types and the line that changed it."""

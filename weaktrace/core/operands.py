@@ -159,8 +159,8 @@ def to_jax(x: Any) -> Any:
             return _literal_array(x)
         v = x.var
         return jax.numpy.asarray(v) if isinstance(v, np.ndarray) else v
-    if isinstance(x, tuple | list):
-        return type(x)(to_jax(v) for v in x)
+    if isinstance(x, tuple | list | dict):  # a pytree of results
+        return jax.tree_util.tree_map(to_jax, x)
     return x
 
 

@@ -72,8 +72,11 @@ def promote(ctx: Context, op: str, ops: list[Tracer], target: str | None = None)
     for o in ops:
         c = convert(ctx, o, dt, weak)
         if c is not o and o.aval[1] is not dt:
-            record = (op, tuple([p.aval for p in ops]), o.aval, c.aval, user_source(),
-                      python_literal(o))  # fmt: skip
+            # The convert equation just recorded knows the source line; a folded literal
+            # recorded none.
+            folded = c.var.__class__ is Literal
+            src = user_source() if folded or ctx.eager else ctx.equations[-1].source_info  # type: ignore[attr-defined]
+            record = (op, tuple([p.aval for p in ops]), o.aval, c.aval, src, python_literal(o))
             ctx.promoted(_new_tuple(Promotion, record))
         out.append(c)
     return out

@@ -33,6 +33,8 @@ from weaktrace.ir.values import (
     Var,
     abstract_eval_rules,
     lowering_rules,
+    program_evaluator,
+    subprogram_lowering_rules,
 )
 
 _new_tuple = tuple.__new__  # builds NamedTuple records without their Python-level __new__
@@ -81,6 +83,13 @@ class Context:
     def promoted(self, record: Promotion) -> None:
         """Note an implicit promotion (for explain)."""
 
+    def mark(self) -> int:
+        """A position in the promotion record, to `forget` back to (eager keeps none)."""
+        return 0
+
+    def forget(self, mark: int) -> None:
+        """Drop promotions recorded after `mark` (a traced body that is thrown away)."""
+
 
 class Builder(Context):
     """Records the equations of one trace (or of a sub-program, with a parent)."""
@@ -122,12 +131,15 @@ class Builder(Context):
     def emit(self, prim: Primitive, inputs: tuple[Any, ...], params: Mapping[str, Any]) -> Tracer:
         """Record one single-output equation and return its tracer."""
         atoms = []
+        avals = []
         for x in inputs:
             if x.ctx is not self:
                 x = self.own(x)
             v = x.var
             atoms.append(v if v.__class__ is Var else materialize(v))
-        out_aval = abstract_eval_rules[prim](*[x.aval for x in inputs], **params)[0]
+            avals.append(x.aval)
+        rule = abstract_eval_rules[prim]
+        out_aval = (rule(*avals, **params) if params else rule(*avals))[0]
         var = Var(out_aval)
         self.equations.append(
             _new_tuple(Equation, (prim, tuple(atoms), params, (var,), user_source()))
@@ -156,6 +168,12 @@ class Builder(Context):
 
     def promoted(self, record: Promotion) -> None:
         self.promotions.append(record)
+
+    def mark(self) -> int:
+        return len(self.promotions)
+
+    def forget(self, mark: int) -> None:
+        del self.promotions[mark:]
 
     def atom(self, x: Tracer) -> Atom:
         """The IR atom of an output: its Var, or its Literal with a concrete value."""
@@ -199,7 +217,13 @@ class Eager(Context):
         self, prim: Primitive, inputs: tuple[Any, ...], params: Mapping[str, Any]
     ) -> list[Tracer]:
         out_avals = abstract_eval_rules[prim](*[x.aval for x in inputs], **params)
-        values = lowering_rules[prim](*[x.concrete() for x in inputs], **params)
+        args = [x.concrete() for x in inputs]
+        rule = lowering_rules.get(prim)
+        if rule is None:  # control flow: sub-programs evaluated under this policy
+            run = program_evaluator[0](self.policy)
+            values = subprogram_lowering_rules[prim](run, *args, **params)
+        else:
+            values = rule(*args, **params)
         return [Tracer(a, v, self) for a, v in zip(out_avals, values, strict=True)]
 
     def const(self, value: Any, aval: AbstractValue) -> Tracer:

@@ -58,7 +58,7 @@ def _param(value: Any, indent: str) -> str:
     if isinstance(value, np.dtype | DType):
         return str(value.name)
     if isinstance(value, Program):  # a sub-program prints nested, as jaxpr does
-        return _program_lines(value, indent + "  ")
+        return _program_lines(value, indent + "      ")
     if isinstance(value, tuple):
         items = [_param(v, indent) for v in value]
         return "(" + ", ".join(items) + ("," if len(value) == 1 else "") + ")"

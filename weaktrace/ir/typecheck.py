@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from weaktrace.errors import TypeCheckError, WeaktraceError
-from weaktrace.ir.values import Literal, Program, Var, abstract_eval_rules
+from weaktrace.ir.values import Literal, Program, Var, abstract_eval_rules, sub_programs
 
 
 def typecheck(program: Program) -> None:
@@ -34,6 +34,11 @@ def typecheck(program: Program) -> None:
                 f"{where}: outputs are typed {', '.join(map(str, got))} but the rule "
                 f"gives {', '.join(map(str, expected))}"
             )
+        for sub in sub_programs(eqn.params):
+            try:
+                typecheck(sub)
+            except TypeCheckError as err:
+                raise TypeCheckError(f"{where}: in a sub-program: {err}") from err
         for v in eqn.outputs:
             if v in defined:
                 raise TypeCheckError(f"{where}: assigns a variable that is already bound")

@@ -192,3 +192,8 @@ _PRINTER: list[Callable[[Program], str]] = [repr]
 AbstractEvalRule = Callable[..., list[AbstractValue]]
 abstract_eval_rules: dict[Primitive, AbstractEvalRule] = {}
 lowering_rules: dict[Primitive, Callable[..., Any]] = {}
+# Primitives whose params hold sub-programs (control flow): their lowering rule takes a
+# `run(program, args)` first, which evaluates a sub-program under the trace's policy.
+subprogram_lowering_rules: dict[Primitive, Callable[..., Any]] = {}
+# The evaluator `run` is built from (lowering fills it; eager evaluation uses it too):
+program_evaluator: list[Callable[..., Any]] = []

@@ -11,7 +11,15 @@ import numpy as np
 from weaktrace.core.literals import jax_literal
 from weaktrace.dtypes.policies import Policy
 from weaktrace.dtypes.registry import DType
-from weaktrace.ir.values import AbstractValue, Literal, Program, Var, lowering_rules
+from weaktrace.ir.values import (
+    AbstractValue,
+    Literal,
+    Program,
+    Var,
+    lowering_rules,
+    program_evaluator,
+    subprogram_lowering_rules,
+)
 
 
 def eval_program(program: Program, args: Sequence[Any], policy: Policy) -> list[Any]:
@@ -34,9 +42,14 @@ def eval_program(program: Program, args: Sequence[Any], policy: Policy) -> list[
         return jax_literal(atom, x64)
 
     for eqn in program.equations:
-        rule = lowering_rules[eqn.primitive]
         params = eqn.params if mapping is None else _mapped(eqn.params, mapping)
-        out = rule(*[read(a) for a in eqn.inputs], **params)
+        rule = lowering_rules.get(eqn.primitive)
+        if rule is None:  # control flow: its sub-programs run under the same policy
+            out = subprogram_lowering_rules[eqn.primitive](
+                runner(policy), *[read(a) for a in eqn.inputs], **params
+            )
+        else:
+            out = rule(*[read(a) for a in eqn.inputs], **params)
         if eqn.primitive.multiple_results:
             env.update(zip(eqn.outputs, out, strict=True))
         else:
@@ -71,3 +84,11 @@ def _mapped_literal(lit: Literal, fn: Callable[[DType], DType]) -> Literal:
     return Literal(
         np.asarray(lit.value).astype(dt.numpy)[()], AbstractValue.make((), dt, lit.aval[2])
     )
+
+
+def runner(policy: Policy) -> Callable[[Program, Sequence[Any]], list[Any]]:
+    """`run(program, args)` for control-flow rules: evaluate under `policy`."""
+    return lambda program, args: eval_program(program, args, policy)
+
+
+program_evaluator.append(runner)  # eager evaluation of control flow uses it too

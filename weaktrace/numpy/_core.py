@@ -9,13 +9,13 @@ their lowering rules, so eager and traced cannot disagree.
 
 from __future__ import annotations
 
-import functools
 import operator
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from weaktrace.core import primitives as P
-from weaktrace.core.operands import context, invalid_input, operand, to_jax
+from weaktrace.core.mirror import exporter
+from weaktrace.core.operands import context, invalid_input, operand
 from weaktrace.core.promotion import (
     bind,
     broadcast_to,
@@ -71,37 +71,10 @@ __all__ = [
 F = TypeVar("F", bound=Callable[..., Any])
 D = registry.by_name
 BOOL, INT32, F32 = D("bool"), D("int32"), D("float32")
+
+
 EXPORTS: dict[str, Callable[..., Any]] = {}  # public name -> function, in definition order
-
-
-def export(fn: F) -> F:
-    """Make `fn` a public weaktrace.numpy function. Called eagerly by the user, its
-    result (a tracer of the eager context) is handed back as a jax array, as jax.numpy
-    would; called by another mirror (which passes tracers), it stays a tracer."""
-
-    @functools.wraps(fn)
-    def public(*args: Any, **kwargs: Any) -> Any:
-        out = fn(*args, **kwargs)
-        if out.__class__ is Tracer:
-            if not out.ctx.eager or _internal(args):
-                return out
-            return to_jax(out)
-        if isinstance(out, tuple | list) and not _internal(args):
-            return to_jax(out)
-        return out
-
-    EXPORTS[fn.__name__] = public
-    return public  # type: ignore[return-value]
-
-
-def _internal(args: tuple[Any, ...]) -> bool:
-    """A call from inside weaktrace: users never hold eager tracers."""
-    for a in args:
-        if a.__class__ is Tracer or (
-            isinstance(a, tuple | list) and any(v.__class__ is Tracer for v in a)
-        ):
-            return True
-    return False
+export = exporter(EXPORTS)
 
 
 def export_as(fn: Callable[..., Any], name: str, doc: str) -> Callable[..., Any]:

@@ -1,0 +1,49 @@
+"""What every mirror namespace (weaktrace.numpy, .lax, .nn, ...) shares: `exporter`.
+
+A mirror function has one code path; called eagerly by the user, its result (a
+tracer of the eager context) is handed back as a jax array, as jax would; called by
+another mirror (which passes tracers), it stays a tracer.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from weaktrace.core.operands import to_jax
+from weaktrace.core.trace import Tracer
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _internal(args: tuple[Any, ...]) -> bool:
+    """A call from inside weaktrace: users never hold eager tracers."""
+    for a in args:
+        if a.__class__ is Tracer or (
+            isinstance(a, tuple | list) and any(v.__class__ is Tracer for v in a)
+        ):
+            return True
+    return False
+
+
+def exporter(registry: dict[str, Callable[..., Any]]) -> Callable[[F], F]:
+    """A decorator that registers a mirror function in `registry` under its name and
+    makes its eager results jax arrays."""
+
+    def export(fn: F) -> F:
+        @functools.wraps(fn)
+        def public(*args: Any, **kwargs: Any) -> Any:
+            out = fn(*args, **kwargs)
+            if out.__class__ is Tracer:
+                if not out.ctx.eager or _internal(args):
+                    return out
+                return to_jax(out)
+            if isinstance(out, tuple | list | dict) and not _internal(args):
+                return to_jax(out)
+            return out
+
+        registry[fn.__name__] = public
+        return public  # type: ignore[return-value]
+
+    return export
