@@ -17,6 +17,7 @@ import importlib.util
 import inspect
 import io
 import os
+import re
 import warnings
 from collections.abc import Callable
 from contextlib import redirect_stderr, redirect_stdout
@@ -52,7 +53,8 @@ def generate(gen: Path, root: Path) -> None:
     files.update(lattice_pictures())
     files["fragments/doc_table.md"] = doc_table()
     files["fragments/porting_table.md"] = porting_table()
-    files["fragments/benchmarks.md"] = (root / "benchmarks" / "RESULTS.md").read_text()
+    results = (root / "benchmarks" / "RESULTS.md").read_text()
+    files["fragments/benchmarks.md"] = re.sub(r"\A# .*\n", "", results)  # the page has its title
     for nb in sorted((root / "notebooks").glob("*.ipynb")):
         files[f"notebooks/{nb.name}"] = nb.read_bytes()
     for old in gen.rglob("*") if gen.exists() else []:
