@@ -198,7 +198,7 @@ def fori_loop(lower: Any, upper: Any, body_fun: Callable[[Any, Any], Any], init_
 @export
 def cond(pred: Any, true_fun: Callable[..., Any], false_fun: Callable[..., Any],
          *operands: Any) -> Any:  # fmt: skip
-    """``jax.lax.cond``: true_fun(*operands) if pred else false_fun(*operands)."""
+    """``jax.lax.cond``: ``true_fun(*operands)`` if pred else ``false_fun(*operands)``."""
     ctx = context(pred, *_tree.tree_leaves(operands))
     if ctx.eager:
         return _eager(jax.lax.cond, pred, true_fun, false_fun, *operands)
@@ -214,7 +214,7 @@ def cond(pred: Any, true_fun: Callable[..., Any], false_fun: Callable[..., Any],
 
 @export
 def switch(index: Any, branches: Sequence[Callable[..., Any]], *operands: Any) -> Any:
-    """``jax.lax.switch``: branches[clamp(index)](*operands)."""
+    """``jax.lax.switch``: ``branches[clamp(index)](*operands)``."""
     ctx = context(index, *_tree.tree_leaves(operands))
     if ctx.eager:
         return _eager(jax.lax.switch, index, branches, *operands)

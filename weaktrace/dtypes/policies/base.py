@@ -157,7 +157,7 @@ class Policy:
         return registry.of(np.asarray(values).dtype)
 
     def arange_dtype(self, bounds: Sequence[Any]) -> DType:
-        """The dtype of arange(*bounds): NumPy and PyTorch count bools as ints."""
+        """The dtype of ``arange(*bounds)``: NumPy and PyTorch count bools as ints."""
         return self.values_dtype([int(v) if isinstance(v, bool | np.bool_) else v for v in bounds])
 
     def user_dtype(self, spec: Any) -> DType:
