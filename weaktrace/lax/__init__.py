@@ -1,12 +1,12 @@
-"""``weaktrace.lax``: the jax.lax mirror (DESIGN §5). Control flow (cond, switch,
-while_loop, fori_loop, scan, map) traces bodies and branches once to sub-programs
-and lowers onto jax.lax's own control flow."""
+"""``weaktrace.lax``: the jax.lax mirror (DESIGN §5): its operations with jax.lax's
+names, signatures and no-promotion rules (``ops``), and control flow (cond, switch,
+while_loop, fori_loop, scan, map), whose bodies and branches are traced once to
+sub-programs and lower onto jax.lax's own control flow (``control``)."""
 
 from __future__ import annotations
 
-from weaktrace.lax import control
-from weaktrace.lax.control import cond, fori_loop, map, scan, switch, while_loop
+from weaktrace.lax import control, ops
 
-__all__ = sorted(control.EXPORTS)
-
-assert {cond, fori_loop, map, scan, switch, while_loop}  # re-exported names
+globals().update(ops.EXPORTS)
+globals().update(control.EXPORTS)
+__all__ = sorted({*ops.EXPORTS, *control.EXPORTS})

@@ -1,0 +1,430 @@
+"""jax.lax's operations with its names, signatures and dtype rules. lax does not
+promote: operands must share one dtype (a Python scalar enters as its weak default
+dtype and must match too), exactly where jax.lax raises."""
+
+from __future__ import annotations
+
+import builtins
+import operator
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import jax
+
+from weaktrace.core import primitives as P
+from weaktrace.core import primitives_lax as L
+from weaktrace.core.mirror import exporter
+from weaktrace.core.operands import context, operand
+from weaktrace.core.promotion import bind, broadcast_to, convert, lit
+from weaktrace.core.trace import Context, Tracer
+from weaktrace.errors import ShapeError
+
+EXPORTS: dict[str, Callable[..., Any]] = {}
+export = exporter(EXPORTS)
+
+
+def _ops(*xs: Any) -> tuple[Context, list[Tracer]]:
+    ctx = context(*xs)
+    return ctx, [operand(x, ctx) for x in xs]
+
+
+def _named(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"``jax.lax.{name}``: no implicit promotion."
+    return export(fn)
+
+
+def _unary(name: str, prim: Any) -> Callable[..., Any]:
+    def fn(x: Any, accuracy: Any = None) -> Any:
+        _, (x,) = _ops(x)
+        return bind(prim, x)
+
+    return _named(fn, name)
+
+
+def _binary(name: str, prim: Any) -> Callable[..., Any]:
+    def fn(x: Any, y: Any) -> Any:
+        _, (x, y) = _ops(x, y)
+        return bind(prim, x, y)
+
+    return _named(fn, name)
+
+
+_UNARY = {
+    "abs": P.abs_p, "acos": P.acos_p, "acosh": L.acosh_p, "asin": P.asin_p,
+    "asinh": L.asinh_p, "atan": P.atan_p, "atanh": L.atanh_p, "cbrt": P.cbrt_p,
+    "ceil": P.ceil_p, "conj": P.conj_p, "cos": P.cos_p, "cosh": P.cosh_p, "erf": L.erf_p,
+    "erfc": L.erfc_p, "erf_inv": L.erf_inv_p, "exp": P.exp_p, "exp2": P.exp2_p,
+    "expm1": P.expm1_p, "floor": P.floor_p, "imag": P.imag_p, "is_finite": P.is_finite_p,
+    "lgamma": L.lgamma_p, "digamma": L.digamma_p, "log": P.log_p, "log1p": P.log1p_p,
+    "logistic": L.logistic_p, "neg": P.neg_p, "bitwise_not": P.not_p,
+    "population_count": L.population_count_p, "clz": L.clz_p, "real": P.real_p,
+    "rsqrt": P.rsqrt_p, "sign": P.sign_p, "sin": P.sin_p, "sinh": P.sinh_p, "sqrt": P.sqrt_p,
+    "square": P.square_p, "tan": P.tan_p, "tanh": P.tanh_p, "bessel_i0e": L.bessel_i0e_p,
+    "bessel_i1e": L.bessel_i1e_p,
+}  # fmt: skip
+_BINARY = {
+    "add": P.add_p, "sub": P.sub_p, "mul": P.mul_p, "div": P.div_p, "rem": P.rem_p,
+    "pow": P.pow_p, "max": P.max_p, "min": P.min_p, "atan2": P.atan2_p,
+    "bitwise_and": P.and_p, "bitwise_or": P.or_p, "bitwise_xor": P.xor_p,
+    "shift_left": P.shift_left_p, "shift_right_arithmetic": P.shift_right_arithmetic_p,
+    "shift_right_logical": P.shift_right_logical_p, "eq": P.eq_p, "ne": P.ne_p,
+    "lt": P.lt_p, "le": P.le_p, "gt": P.gt_p, "ge": P.ge_p, "nextafter": L.nextafter_p,
+    "igamma": L.igamma_p, "igammac": L.igammac_p, "complex": P.complex_p,
+}  # fmt: skip
+for _name, _prim in _UNARY.items():
+    globals()[_name] = _unary(_name, _prim)
+for _name, _prim in _BINARY.items():
+    globals()[_name] = _binary(_name, _prim)
+
+
+@export
+def stop_gradient(x: Any) -> Any:
+    """``jax.lax.stop_gradient`` (of every leaf of a pytree)."""
+
+    def one(v: Any) -> Any:
+        _, (t,) = _ops(v)
+        return bind(L.stop_gradient_p, t)
+
+    return jax.tree_util.tree_map(one, x)
+
+
+@export
+def reciprocal(x: Any) -> Any:
+    """``jax.lax.reciprocal``: integer_pow(x, -1)."""
+    return integer_pow(x, -1)
+
+
+@export
+def integer_pow(x: Any, y: int) -> Any:
+    """``jax.lax.integer_pow``."""
+    _, (x,) = _ops(x)
+    return bind(P.integer_pow_p, x, y=operator.index(y))
+
+
+@export
+def round(x: Any, rounding_method: Any = 0) -> Any:
+    """``jax.lax.round`` (rounding_method 0: away from zero, 1: to nearest even)."""
+    _, (x,) = _ops(x)
+    return bind(P.round_p, x, rounding_method=int(rounding_method))
+
+
+@export
+def clamp(min: Any, x: Any, max: Any) -> Any:
+    """``jax.lax.clamp``."""
+    _, (lo, x, hi) = _ops(min, x, max)
+    return bind(P.clamp_p, lo, x, hi)
+
+
+@export
+def select(pred: Any, on_true: Any, on_false: Any) -> Any:
+    """``jax.lax.select``: select_n(pred, on_false, on_true)."""
+    _, (p, t, f) = _ops(pred, on_true, on_false)
+    return bind(P.select_n_p, p, f, t)
+
+
+@export
+def select_n(which: Any, *cases: Any) -> Any:
+    """``jax.lax.select_n``."""
+    _, (w, *cs) = _ops(which, *cases)
+    return bind(P.select_n_p, w, *cs)
+
+
+@export
+def convert_element_type(operand_: Any, new_dtype: Any) -> Any:
+    """``jax.lax.convert_element_type``: a strong conversion."""
+    ctx, (x,) = _ops(operand_)
+    return convert(ctx, x, ctx.policy.user_dtype(new_dtype), False)
+
+
+@export
+def broadcast_in_dim(operand_: Any, shape: Sequence[int], broadcast_dimensions: Sequence[int],
+                     out_sharding: Any = None) -> Any:  # fmt: skip
+    """``jax.lax.broadcast_in_dim``."""
+    _, (x,) = _ops(operand_)
+    shape, dims = tuple(map(int, shape)), tuple(map(int, broadcast_dimensions))
+    if x.aval[0] == shape and dims == tuple(range(len(shape))):
+        return x
+    return bind(P.broadcast_in_dim_p, x, shape=shape, broadcast_dimensions=dims)
+
+
+@export
+def broadcast(operand_: Any, sizes: Sequence[int], out_sharding: Any = None) -> Any:
+    """``jax.lax.broadcast``: new leading dimensions."""
+    _, (x,) = _ops(operand_)
+    k = len(sizes)
+    shape = (*map(int, sizes), *x.aval[0])
+    return broadcast_in_dim(x, shape, tuple(range(k, len(shape))))
+
+
+@export
+def reshape(operand_: Any, new_sizes: Sequence[int], dimensions: Sequence[int] | None = None,
+            out_sharding: Any = None) -> Any:  # fmt: skip
+    """``jax.lax.reshape`` (dimensions: a transpose first)."""
+    _, (x,) = _ops(operand_)
+    if dimensions is not None and tuple(dimensions) != tuple(range(x.aval.ndim)):
+        x = bind(P.transpose_p, x, permutation=tuple(dimensions))
+    new = tuple(map(int, new_sizes))
+    return x if new == x.aval[0] else bind(P.reshape_p, x, new_sizes=new)
+
+
+@export
+def transpose(operand_: Any, permutation: Sequence[int]) -> Any:
+    """``jax.lax.transpose``."""
+    _, (x,) = _ops(operand_)
+    perm = tuple(map(int, permutation))
+    return x if perm == tuple(range(x.aval.ndim)) else bind(P.transpose_p, x, permutation=perm)
+
+
+@export
+def squeeze(array: Any, dimensions: Sequence[int]) -> Any:
+    """``jax.lax.squeeze``."""
+    _, (x,) = _ops(array)
+    dims = tuple(sorted(int(d) % builtins.max(x.aval.ndim, 1) for d in dimensions))
+    return x if not dims else bind(P.squeeze_p, x, dimensions=dims)
+
+
+@export
+def expand_dims(array: Any, dimensions: Sequence[int]) -> Any:
+    """``jax.lax.expand_dims``."""
+    _, (x,) = _ops(array)
+    n = x.aval.ndim + len(dimensions)
+    dims = tuple(sorted(int(d) % n for d in dimensions))
+    return bind(P.expand_dims_p, x, dimensions=dims)
+
+
+@export
+def concatenate(operands: Sequence[Any], dimension: int) -> Any:
+    """``jax.lax.concatenate``."""
+    ctx, xs = _ops(*operands)
+    if len(xs) == 1:
+        return xs[0]
+    return ctx.emit(P.concatenate_p, tuple(xs), {"dimension": int(dimension)})
+
+
+@export
+def slice(operand_: Any, start_indices: Sequence[int], limit_indices: Sequence[int],
+          strides: Sequence[int] | None = None) -> Any:  # fmt: skip
+    """``jax.lax.slice``."""
+    _, (x,) = _ops(operand_)
+    return bind(P.slice_p, x, start_indices=tuple(map(int, start_indices)),
+                limit_indices=tuple(map(int, limit_indices)),
+                strides=None if strides is None else tuple(map(int, strides)))  # fmt: skip
+
+
+@export
+def slice_in_dim(operand_: Any, start_index: int | None, limit_index: int | None,
+                 stride: int = 1, axis: int = 0) -> Any:  # fmt: skip
+    """``jax.lax.slice_in_dim``."""
+    _, (x,) = _ops(operand_)
+    shape = x.aval[0]
+    axis = int(axis) % len(shape)
+    lo, hi, _ = builtins.slice(start_index, limit_index).indices(shape[axis])
+    starts = [0] * len(shape)
+    limits = list(shape)
+    strides = [1] * len(shape)
+    starts[axis], limits[axis], strides[axis] = lo, builtins.max(lo, hi), int(stride)
+    return slice(x, starts, limits, strides)
+
+
+@export
+def index_in_dim(operand_: Any, index: int, axis: int = 0, keepdims: bool = True) -> Any:
+    """``jax.lax.index_in_dim``."""
+    _, (x,) = _ops(operand_)
+    axis = int(axis) % x.aval.ndim
+    n = x.aval[0][axis]
+    i = operator.index(index)
+    if not -n <= i < n:
+        raise ShapeError(f"index {i} is out of bounds for axis {axis} with size {n}")
+    out = slice_in_dim(x, i % n, i % n + 1, 1, axis)
+    return out if keepdims else bind(P.squeeze_p, out, dimensions=(axis,))
+
+
+def _starts(ctx: Context, starts: Sequence[Any]) -> list[Tracer]:
+    return [operand(s, ctx) for s in starts]
+
+
+@export
+def dynamic_slice(operand_: Any, start_indices: Sequence[Any], slice_sizes: Sequence[int],
+                  *, allow_negative_indices: bool = True) -> Any:  # fmt: skip
+    """``jax.lax.dynamic_slice`` (out-of-range starts are clamped, as XLA does)."""
+    ctx, (x,) = _ops(operand_)
+    starts = _normalize(ctx, x, _starts(ctx, start_indices), allow_negative_indices)
+    return ctx.emit(P.dynamic_slice_p, (x, *starts), {"slice_sizes": tuple(map(int, slice_sizes))})
+
+
+def _normalize(ctx: Context, x: Tracer, starts: list[Tracer], negative: bool) -> list[Tracer]:
+    """jax's _dynamic_slice_indices: negative starts count from the end."""
+    if not negative:
+        return starts
+    out = []
+    for s, n in zip(starts, x.aval[0], strict=True):
+        if s.aval[1].kind == "u":
+            out.append(s)
+            continue
+        zero, size = lit(ctx, 0, s.aval[1]), lit(ctx, n, s.aval[1])
+        out.append(bind(P.select_n_p, bind(P.lt_p, s, zero), s, bind(P.add_p, s, size)))
+    return out
+
+
+@export
+def dynamic_update_slice(operand_: Any, update: Any, start_indices: Sequence[Any],
+                         *, allow_negative_indices: bool = True) -> Any:  # fmt: skip
+    """``jax.lax.dynamic_update_slice``."""
+    ctx, (x, u) = _ops(operand_, update)
+    starts = _normalize(ctx, x, _starts(ctx, start_indices), allow_negative_indices)
+    return ctx.emit(L.dynamic_update_slice_p, (x, u, *starts), {})
+
+
+@export
+def dynamic_slice_in_dim(operand_: Any, start_index: Any, slice_size: int, axis: int = 0,
+                         *, allow_negative_indices: bool = True) -> Any:  # fmt: skip
+    """``jax.lax.dynamic_slice_in_dim``."""
+    ctx, (x,) = _ops(operand_)
+    axis = int(axis) % x.aval.ndim
+    zero = lit(ctx, 0, operand(start_index, ctx).aval[1])
+    starts = [start_index if d == axis else zero for d in range(x.aval.ndim)]
+    sizes = [int(slice_size) if d == axis else n for d, n in enumerate(x.aval[0])]
+    return dynamic_slice(x, starts, sizes, allow_negative_indices=allow_negative_indices)
+
+
+@export
+def dynamic_index_in_dim(operand_: Any, index: Any, axis: int = 0, keepdims: bool = True) -> Any:
+    """``jax.lax.dynamic_index_in_dim``."""
+    _, (x,) = _ops(operand_)
+    axis = int(axis) % x.aval.ndim
+    out = dynamic_slice_in_dim(x, index, 1, axis)
+    return out if keepdims else bind(P.squeeze_p, out, dimensions=(axis,))
+
+
+@export
+def rev(operand_: Any, dimensions: Sequence[int]) -> Any:
+    """``jax.lax.rev``."""
+    _, (x,) = _ops(operand_)
+    return bind(P.rev_p, x, dimensions=tuple(map(int, dimensions)))
+
+
+@export
+def pad(operand_: Any, padding_value: Any, padding_config: Sequence[Sequence[int]]) -> Any:
+    """``jax.lax.pad`` (low, high, interior per dimension; negative low/high crop)."""
+    _, (x, v) = _ops(operand_, padding_value)
+    config = tuple(tuple(int(c) for c in cfg) for cfg in padding_config)
+    return bind(L.pad_p, x, v, padding_config=config)
+
+
+@export
+def iota(dtype: Any, size: int, dimension: int = 0, sharding: Any = None) -> Any:
+    """``jax.lax.iota``."""
+    return broadcasted_iota(dtype, (int(size),), 0)
+
+
+@export
+def broadcasted_iota(dtype: Any, shape: Sequence[int], dimension: int, sharding: Any = None) -> Any:
+    """``jax.lax.broadcasted_iota``."""
+    ctx = context()
+    params = {"dtype": ctx.policy.user_dtype(dtype), "shape": tuple(map(int, shape)),
+              "dimension": int(dimension)}  # fmt: skip
+    return ctx.emit(P.iota_p, (), params)
+
+
+@export
+def full(shape: Sequence[int], fill_value: Any, dtype: Any = None, *, sharding: Any = None) -> Any:
+    """``jax.lax.full``: weak when no dtype is given and the fill is weak."""
+    ctx, (v,) = _ops(fill_value)
+    if v.aval[0]:
+        raise ShapeError(f"full must be called with a scalar fill_value, got {v.aval}")
+    if dtype is not None:
+        v = convert(ctx, v, ctx.policy.user_dtype(dtype), False)
+    dims = tuple(map(int, shape)) if isinstance(shape, Sequence) else (int(shape),)
+    return broadcast_to(v, dims)
+
+
+@export
+def full_like(x: Any, fill_value: Any, dtype: Any = None, shape: Any = None,
+              sharding: Any = None) -> Any:  # fmt: skip
+    """``jax.lax.full_like``: x's dtype and weak flag unless a dtype is given."""
+    ctx, (t, v) = _ops(x, fill_value)
+    dt = t.aval[1] if dtype is None else ctx.policy.user_dtype(dtype)
+    v = convert(ctx, v, dt, dtype is None and t.aval[2])
+    return broadcast_to(v, t.aval[0] if shape is None else tuple(map(int, shape)))
+
+
+def _reduce(name: str, prim: Any) -> Callable[..., Any]:
+    def fn(operand_: Any, axes: Sequence[int]) -> Any:
+        _, (x,) = _ops(operand_)
+        return bind(prim, x, axes=tuple(int(a) % builtins.max(x.aval.ndim, 1) for a in axes))
+
+    return _named(fn, name)
+
+
+for _name, _prim in {"reduce_sum": P.reduce_sum_p, "reduce_prod": P.reduce_prod_p,
+                     "reduce_max": P.reduce_max_p, "reduce_min": P.reduce_min_p,
+                     "reduce_and": P.reduce_and_p, "reduce_or": P.reduce_or_p}.items():  # fmt: skip
+    globals()[_name] = _reduce(_name, _prim)
+
+
+def _arg(name: str, prim: Any) -> Callable[..., Any]:
+    def fn(operand_: Any, axis: int, index_dtype: Any) -> Any:
+        ctx, (x,) = _ops(operand_)
+        return bind(prim, x, axes=(int(axis) % x.aval.ndim,),
+                    index_dtype=ctx.policy.user_dtype(index_dtype))  # fmt: skip
+
+    return _named(fn, name)
+
+
+argmax = _arg("argmax", P.argmax_p)
+argmin = _arg("argmin", P.argmin_p)
+
+
+@export
+def dot_general(lhs: Any, rhs: Any, dimension_numbers: Any, precision: Any = None,
+                preferred_element_type: Any = None, out_sharding: Any = None) -> Any:  # fmt: skip
+    """``jax.lax.dot_general``: no promotion; preferred_element_type as jax's."""
+    ctx, (x, y) = _ops(lhs, rhs)
+    (xc, yc), (xb, yb) = dimension_numbers
+    dn = ((tuple(map(int, xc)), tuple(map(int, yc))), (tuple(map(int, xb)), tuple(map(int, yb))))
+    pref = None if preferred_element_type is None else ctx.policy.user_dtype(preferred_element_type)
+    return bind(P.dot_general_p, x, y, dimension_numbers=dn, preferred_element_type=pref)
+
+
+@export
+def dot(lhs: Any, rhs: Any, precision: Any = None, preferred_element_type: Any = None,
+        out_sharding: Any = None) -> Any:  # fmt: skip
+    """``jax.lax.dot``: vector/matrix products (the last axis of lhs with the first of rhs)."""
+    _, (x, y) = _ops(lhs, rhs)
+    if x.aval.ndim not in (1, 2) or y.aval.ndim not in (1, 2):
+        raise ShapeError(f"dot takes 1- or 2-dimensional operands, got {x.aval} and {y.aval}")
+    dn = (((x.aval.ndim - 1,), (0,)), ((), ()))
+    return dot_general(x, y, dn, precision, preferred_element_type)
+
+
+@export
+def top_k(operand_: Any, k: int) -> Any:
+    """``jax.lax.top_k``: the k largest values along the last axis and their indices."""
+    ctx, (x,) = _ops(operand_)
+    return ctx.emit_n(L.top_k_p, (x,), {"k": operator.index(k)})
+
+
+@export
+def sort(operand_: Any, dimension: int = -1, is_stable: bool = True, num_keys: int = 1) -> Any:
+    """``jax.lax.sort`` of an array or a sequence of arrays (sorted by the first num_keys)."""
+    single = not isinstance(operand_, tuple | list)
+    ctx, xs = _ops(*([operand_] if single else operand_))
+    params = {"dimension": int(dimension) % xs[0].aval.ndim, "is_stable": bool(is_stable),
+              "num_keys": int(num_keys)}  # fmt: skip
+    outs = ctx.emit_n(L.sort_p, tuple(xs), params)
+    return outs[0] if single else tuple(outs)
+
+
+@export
+def sort_key_val(keys: Any, values: Any, dimension: int = -1, is_stable: bool = True) -> Any:
+    """``jax.lax.sort_key_val``."""
+    return sort((keys, values), dimension, is_stable, 1)
+
+
+@export
+def reduce_precision(operand_: Any, exponent_bits: int, mantissa_bits: int) -> Any:
+    """``jax.lax.reduce_precision``."""
+    _, (x,) = _ops(operand_)
+    return bind(L.reduce_precision_p, x, exponent_bits=int(exponent_bits),
+                mantissa_bits=int(mantissa_bits))  # fmt: skip
