@@ -115,3 +115,16 @@ def test_several_index_arrays_gather_like_jax(key):
     i, j = np.array([0, 1, 2]), np.array([1, 2, 3])
     fn = eval(f"lambda x: x[{key}]", {"i": i, "j": j})
     np.testing.assert_array_equal(np.asarray(wt.trace(fn)(x)), np.asarray(jax.jit(fn)(x)))
+
+
+@pytest.mark.parametrize("k", [3, 255, 256, -1])
+def test_numpy_checks_python_int_arguments_at_call_time(k):
+    x = np.ones(2, np.uint8)
+    f = wt.trace(lambda a, b: a + b, policy="numpy")
+    try:
+        want = x + k
+    except OverflowError:
+        with pytest.raises(OverflowError):
+            f(x, k)
+        return
+    np.testing.assert_array_equal(np.asarray(f(x, k)), want)

@@ -20,6 +20,7 @@ from weaktrace.core.operands import abstractify
 from weaktrace.core.program import make_program
 from weaktrace.core.trace import Promotion, current
 from weaktrace.dtypes.policies import Policy, as_policy
+from weaktrace.dtypes.policies.base import int_bounds
 from weaktrace.errors import (
     InvalidInputError,
     StaticArgumentError,
@@ -171,7 +172,8 @@ class TracedFunction:
         # Calls cost what a jax.jit call costs: the instance gets a class of its own
         # whose __call__ is a plain function around jax.jit's C++ dispatch (no bound
         # method, no attribute lookups). See `_dispatcher`.
-        call = _dispatcher(self._jitted, fun, self._x64)
+        self._int_targets: dict[Any, dict[int, Any]] = {}  # in_tree -> {leaf: int dtype}
+        call = _dispatcher(self._jitted, fun, self._x64, self._check_ints)
         self.__class__ = type(type(self).__name__, (type(self),), {"__call__": staticmethod(call)})
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
@@ -180,7 +182,24 @@ class TracedFunction:
         Called inside another weaktrace trace, it is traced inline (as jax.jit inside
         jax.jit is), under the outer trace's policy.
         """
-        return _dispatcher(self._jitted, self.fun, self._x64)(*args, **kwargs)
+        return _dispatcher(self._jitted, self.fun, self._x64, self._check_ints)(*args, **kwargs)
+
+    def _check_ints(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
+        """NumPy's value check of Python int arguments (``np.uint8(1) + 256`` raises):
+        the trace recorded which integer dtype each one is converted to. Returns False
+        when no trace has recorded that yet (the caller checks again after the call)."""
+        if self.policy.literal_overflow != "raise":
+            return True
+        _, dyn_args, dyn_kwargs, _ = self._split(args, kwargs)
+        leaves, in_tree = jax.tree_util.tree_flatten((dyn_args, dyn_kwargs))
+        targets = self._int_targets.get(in_tree)
+        if targets is None:
+            return False
+        for i, dt in targets.items():
+            lo, hi = int_bounds(dt)
+            if type(leaves[i]) is int and not lo <= leaves[i] <= hi:
+                raise OverflowError(f"Python integer {leaves[i]} out of bounds for {dt}")
+        return True
 
     def _run(self, *args: Any, **kwargs: Any) -> Any:
         """What jax.jit traces: our trace for the arguments' types, then the program
@@ -242,6 +261,8 @@ class TracedFunction:
             return self.fun(*full, **t_kwargs, **static_kwargs)
 
         made = make_program(flat_fun, in_avals, pol)
+        if pol.literal_overflow == "raise":
+            self._int_targets[in_tree] = _int_targets(made.program)
         traced = Traced(
             made.program,
             jax.tree_util.tree_unflatten(in_tree, in_avals),
@@ -263,7 +284,22 @@ class TracedFunction:
         return report
 
 
-def _dispatcher(jitted: Any, fun: Callable[..., Any], x64: bool | None) -> Callable[..., Any]:
+def _int_targets(program: Program) -> dict[int, Any]:
+    """For each Python int argument (a weak int input), the integer dtype the program
+    converts it to."""
+    index = {v: i for i, v in enumerate(program.invars) if v.aval[2] and v.aval[1].kind == "i"}
+    out = {}
+    for eqn in program.equations:
+        if eqn.primitive.name == "convert_element_type" and eqn.inputs[0] in index:
+            dt = eqn.params["new_dtype"]
+            if dt.kind in "iu":
+                out[index[eqn.inputs[0]]] = dt
+    return out
+
+
+def _dispatcher(
+    jitted: Any, fun: Callable[..., Any], x64: bool | None, check: Callable[..., bool]
+) -> Callable[..., Any]:
     """The call path of a traced function: jax.jit's dispatch, whose cache tells weak
     from strong inputs exactly as jax's does. Inside another weaktrace trace the
     arguments are weaktrace tracers, which jax.jit rejects before it traces anything:
@@ -284,8 +320,12 @@ def _dispatcher(jitted: Any, fun: Callable[..., Any], x64: bool | None) -> Calla
     def call_pinned(*args: Any, **kwargs: Any) -> Any:
         if _current() is not None:
             return fun(*args, **kwargs)
+        checked = check(args, kwargs)
         with stages.x64_mode(x64):
-            return jitted(*args, **kwargs)
+            out = jitted(*args, **kwargs)
+        if not checked:
+            check(args, kwargs)  # the first call traced: the int targets are known now
+        return out
 
     return call_pinned
 
