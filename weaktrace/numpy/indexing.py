@@ -44,6 +44,7 @@ from weaktrace.numpy._core import (
     operand,
     result_shape,
 )
+from weaktrace.numpy.creation import asarray
 
 __all__ = [
     "EmptyAxisGatherError",
@@ -202,6 +203,11 @@ def _sequence(b: Context, seq: list[Any] | tuple[Any, ...]) -> Entry:
     """A list or tuple inside a tuple key is an array (as in NumPy and JAX)."""
     if not seq:
         return ["array", operand(np.zeros((0,), np.int32), b)]
+    if _holds_tracer(seq):  # e.g. x[[i, 0],] with i traced: stacked by asarray
+        t = asarray(seq)
+        if t.aval[1].kind not in "biu":
+            raise InvalidIndexError(f"{_VALID}; got a sequence of dtype {t.aval.dtype}")
+        return ["traced mask" if t.aval[1].kind == "b" else "array", t]
     try:
         a = np.asarray(seq)
     except (ValueError, TypeError):
@@ -212,6 +218,12 @@ def _sequence(b: Context, seq: list[Any] | tuple[Any, ...]) -> Entry:
     if a.dtype == bool:
         return ["mask", a]
     return ["array", operand(a, b)]
+
+
+def _holds_tracer(seq: Any) -> bool:
+    return any(
+        v.__class__ is Tracer or (isinstance(v, list | tuple) and _holds_tracer(v)) for v in seq
+    )
 
 
 def _expand_masks(b: Context, shape: tuple[int, ...], entries: list[Entry]) -> list[Entry]:
