@@ -85,6 +85,8 @@ def _show(v: Any) -> str:
 def _walk(key: Any, f: Callable[[Any], Any]) -> Any:
     if isinstance(key, tuple):
         return tuple(_walk(k, f) for k in key)
+    if isinstance(key, list):
+        return [_walk(k, f) for k in key]
     if isinstance(key, slice):
         return slice(_walk(key.start, f), _walk(key.stop, f), _walk(key.step, f))
     if isinstance(key, T | J):
@@ -297,6 +299,8 @@ def gen_case(seed: int) -> Case:
                 key.append(J(a))
             elif kind == "seq" and a.ndim:
                 seq = a.astype(int).tolist()
+                if a.ndim == 1 and seq and r.random() < 0.25:  # a traced element: x[[i, 0],]
+                    seq[r.randrange(len(seq))] = T(np.int32(seq[0]) if r.random() < 0.5 else seq[0])
                 key.append(tuple(seq) if a.ndim == 1 and r.random() < 0.3 else seq)
             else:
                 key.append(a)
@@ -627,6 +631,9 @@ REGRESSIONS = {
         Case((5,), "float16", (..., [True, False, True, False, True])),
         Case((3, 4), "float32", ((0, 2), S)),
         Case((3, 4), "float32", ([],)),
+        Case((5,), "float32", ([T(3), 0],)),  # a traced element
+        Case((5, 2), "weak int", ([[T(np.int32(-1))], [1]], None)),
+        Case((5,), "float32", ([T(True), True, False, True, True],)),  # jax: TypeError
         Case((3, 4), "float32", ([0, S],)),  # jax: TypeError
         Case((3, 4), "float32", ([0.5],)),  # jax: TypeError
     ],
