@@ -31,7 +31,14 @@ import numpy as np
 
 from weaktrace.core.primitives import GatherDims
 from weaktrace.dtypes import registry
-from weaktrace.errors import ConcretizationError, InvalidInputError, WeaktraceError
+from weaktrace.errors import (
+    EmptyAxisGatherError,
+    IndexingError,
+    InvalidIndexError,
+    InvalidInputError,
+    NonConcreteBooleanIndexError,
+    SliceStepError,
+)
 from weaktrace.numpy._core import (
     Context,
     P,
@@ -46,39 +53,7 @@ from weaktrace.numpy._core import (
 )
 from weaktrace.numpy.creation import asarray
 
-__all__ = [
-    "EmptyAxisGatherError",
-    "IndexingError",
-    "InvalidIndexError",
-    "NonConcreteBooleanIndexError",
-    "SliceStepError",
-    "getitem",
-]
-
-
-class IndexingError(WeaktraceError, IndexError):
-    """An index that does not fit the array (too many indices, two ellipses, a mask
-    of the wrong shape, an integer index into an axis of size 0) or that indexing
-    does not accept (a traced slice bound, an unknown object). JAX raises IndexError."""
-
-
-class InvalidIndexError(IndexingError, InvalidInputError):
-    """An index of a type indexing does not accept: a float, a complex, a string, a
-    sequence of those. NumPy raises IndexError, JAX TypeError: this is both."""
-
-
-class NonConcreteBooleanIndexError(ConcretizationError, IndexError):
-    """A boolean mask whose values are not known while tracing: the result's shape
-    would depend on them. JAX raises ``NonConcreteBooleanIndexError`` (an IndexError)."""
-
-
-class EmptyAxisGatherError(IndexingError, TypeError):
-    """An integer-array index into an axis of size 0 that would select elements.
-    JAX's gather raises TypeError here; it is an IndexError too."""
-
-
-class SliceStepError(WeaktraceError, ValueError):
-    """A slice with step 0 (Python and JAX raise ValueError)."""
+__all__ = ["getitem"]
 
 
 _VALID = (
