@@ -107,3 +107,8 @@ class EmptyAxisGatherError(IndexingError, TypeError):
 
 class SliceStepError(WeaktraceError, ValueError):
     """A slice with step 0 (Python and JAX raise ValueError)."""
+
+
+class ForeignFunctionError(WeaktraceError, TypeError):
+    """A numpy or jax function was handed a weaktrace value inside a trace; the
+    message names the weaktrace mirror to call instead."""

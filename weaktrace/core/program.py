@@ -6,6 +6,9 @@ branches, traced inside an enclosing trace) and by lint.
 
 from __future__ import annotations
 
+import os
+import re
+import traceback
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
@@ -14,7 +17,7 @@ import jax
 from weaktrace.core.operands import operand
 from weaktrace.core.trace import Builder, Promotion, Tracer, current, new_trace
 from weaktrace.dtypes.policies import Policy
-from weaktrace.errors import InvalidInputError
+from weaktrace.errors import ForeignFunctionError, InvalidInputError
 from weaktrace.ir.values import AbstractValue, Program
 
 
@@ -44,12 +47,52 @@ def make_program(
     parent = current() if nested else None
     with new_trace(policy, parent) as b:
         tracers = [b.new_arg(a) for a in in_avals]
-        out = fun(*tracers)
+        try:
+            out = fun(*tracers)
+        except (TypeError, ValueError) as err:
+            foreign = foreign_call(err)
+            if foreign is None:
+                raise
+            raise foreign from err
         leaves, out_tree = jax.tree_util.tree_flatten(out)
         outs = [output(o, b) for o in leaves]
         program = b.program(outs)
     promotions = tuple(b.promotions) if parent is None else ()
     return Made(program, [o.aval for o in outs], out_tree, promotions, b.captures())
+
+
+_MIRRORS = {
+    "jnp": "weaktrace.numpy", "numpy": "weaktrace.numpy", "lax": "weaktrace.lax",
+    "nn": "weaktrace.nn", "random": "weaktrace.random", "special": "weaktrace.scipy.special",
+}  # fmt: skip
+_CALL = re.compile(r"\b((?:jax\.)?(?:numpy|jnp|lax|nn|random|scipy\.special|special))\.(\w+)\s*\(")
+_WEAKTRACE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+def foreign_call(err: BaseException) -> ForeignFunctionError | None:
+    """jax's error for a weaktrace tracer handed to a jax function, as a named error
+    naming the call and the weaktrace mirror to use (None: another error)."""
+    if "__jax_array__" not in str(err) and "Tracer<" not in str(err):
+        return None
+    frames = traceback.extract_tb(err.__traceback__)
+    jax_dir = f"{os.sep}jax{os.sep}"
+    user = [
+        f for f in frames if not f.filename.startswith(_WEAKTRACE_DIR) and jax_dir not in f.filename
+    ]
+    if not user:
+        return None
+    where = user[-1]
+    found = _CALL.search(where.line or "")
+    if found is None:
+        hint = "the weaktrace mirror (weaktrace.numpy for jax.numpy, weaktrace.lax for jax.lax)"
+    else:
+        family = found.group(1).rsplit(".", 1)[-1]
+        hint = f"{_MIRRORS.get(family, 'weaktrace.numpy')}.{found.group(2)}"
+    return ForeignFunctionError(
+        f"{where.filename}:{where.lineno}: `{(where.line or '').strip()}` hands a weaktrace "
+        f"value (a traced array) to a jax or numpy function, which cannot compute on it. "
+        f"Call {hint} instead."
+    )
 
 
 def output(o: Any, b: Builder) -> Tracer:

@@ -9,7 +9,8 @@ import jax
 import numpy as np
 
 from weaktrace.core.trace import install_array_methods
-from weaktrace.numpy._core import Tracer
+from weaktrace.errors import ForeignFunctionError
+from weaktrace.numpy._core import EXPORTS, Tracer
 from weaktrace.numpy.contractions import matmul
 from weaktrace.numpy.creation import astype
 from weaktrace.numpy.indexing import getitem
@@ -90,6 +91,45 @@ def _raw(f: Callable[..., Any]) -> Callable[..., Any]:
     return getattr(f, "__wrapped__", f)
 
 
+# numpy ufuncs that Python operators reach (ndarray + tracer calls np.add): they run
+# as the mirrored operator; any other numpy function on a tracer is an error.
+_OPERATOR_UFUNCS = {
+    np.add: add, np.subtract: subtract, np.multiply: multiply, np.true_divide: true_divide,
+    np.floor_divide: floor_divide, np.remainder: remainder, np.power: power,
+    np.matmul: matmul, np.bitwise_and: bitwise_and, np.bitwise_or: bitwise_or,
+    np.bitwise_xor: bitwise_xor, np.left_shift: left_shift, np.right_shift: right_shift,
+    np.less: less, np.less_equal: less_equal, np.greater: greater,
+    np.greater_equal: greater_equal, np.equal: equal, np.not_equal: not_equal,
+}  # fmt: skip
+
+
+def _foreign(name: str, where: str) -> ForeignFunctionError:
+    mirror = f"weaktrace.numpy.{name}" if name in EXPORTS else "a weaktrace.numpy function"
+    return ForeignFunctionError(
+        f"{where}.{name} was given a weaktrace value (a traced array); {where} cannot "
+        f"compute on it. Call {mirror} instead (import weaktrace.numpy as jnp)."
+    )
+
+
+def _array_ufunc(self: Any, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+    fn = _OPERATOR_UFUNCS.get(ufunc)
+    if fn is None or method != "__call__" or kwargs:
+        raise _foreign(ufunc.__name__, "numpy")
+    return _raw(fn)(*inputs)
+
+
+def _array_function(self: Any, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
+    raise _foreign(func.__name__, "numpy")
+
+
+def _jax_array(self: Any) -> Any:
+    raise ForeignFunctionError(
+        "a jax function was given a weaktrace value (a traced array): jax cannot compute "
+        "on it. Call the weaktrace mirror instead (weaktrace.numpy for jax.numpy, "
+        "weaktrace.lax for jax.lax, ...)."
+    )
+
+
 def array_methods() -> dict[str, Any]:
     """Operators and array methods of a tracer, as jax installs them on its arrays."""
     methods: dict[str, Any] = {
@@ -101,6 +141,9 @@ def array_methods() -> dict[str, Any]:
         __abs__=lambda self: absolute(self),
         __invert__=lambda self: invert(self),
         __getitem__=getitem,
+        __array_ufunc__=_array_ufunc,
+        __array_function__=_array_function,
+        __jax_array__=_jax_array,
         astype=lambda self, dtype: astype(self, dtype),
         T=property(lambda self: transpose(self)),
         reshape=lambda self, *shape, order="C": reshape(
