@@ -130,20 +130,27 @@ class Builder(Context):
 
     def emit(self, prim: Primitive, inputs: tuple[Any, ...], params: Mapping[str, Any]) -> Tracer:
         """Record one single-output equation and return its tracer."""
-        atoms = []
-        avals = []
-        for x in inputs:
+        rule = abstract_eval_rules[prim]
+        if len(inputs) == 2:  # the hot path of every trace: no loops, no lists
+            x, y = inputs
             if x.ctx is not self:
                 x = self.own(x)
-            v = x.var
-            atoms.append(v if v.__class__ is Var else materialize(v))
-            avals.append(x.aval)
-        rule = abstract_eval_rules[prim]
-        out_aval = (rule(*avals, **params) if params else rule(*avals))[0]
+            if y.ctx is not self:
+                y = self.own(y)
+            vx, vy = x.var, y.var
+            if vx.__class__ is not Var:
+                vx = materialize(vx)
+            if vy.__class__ is not Var:
+                vy = materialize(vy)
+            atoms: tuple[Any, ...] = (vx, vy)
+            out_aval = (rule(x.aval, y.aval, **params) if params else rule(x.aval, y.aval))[0]
+        else:
+            ins = [x if x.ctx is self else self.own(x) for x in inputs]
+            atoms = tuple([x.var if x.var.__class__ is Var else materialize(x.var) for x in ins])
+            avals = [x.aval for x in ins]
+            out_aval = (rule(*avals, **params) if params else rule(*avals))[0]
         var = Var(out_aval)
-        self.equations.append(
-            _new_tuple(Equation, (prim, tuple(atoms), params, (var,), user_source()))
-        )
+        self.equations.append(_new_tuple(Equation, (prim, atoms, params, (var,), user_source())))
         return Tracer(out_aval, var, self)
 
     def emit_n(
