@@ -51,6 +51,11 @@ class OperandTypeError(WeaktraceError, TypeError):
     """An operand whose dtype an operation does not accept (e.g. ``neg`` of bool)."""
 
 
+class OperandValueError(WeaktraceError, ValueError):
+    """An operand value an operation rejects where JAX raises ValueError (round of a
+    bool, clip of a complex number)."""
+
+
 class TypeCheckError(WeaktraceError, TypeError):
     """A Program whose recorded types do not follow from its equations."""
 

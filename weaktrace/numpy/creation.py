@@ -169,14 +169,20 @@ def _array_operand(b: Context, a: Any) -> Any:
         if not a:
             raise InvalidInputError("cannot make an array from an empty sequence while tracing")
         if not builtins.any(_has_tracer(v) for v in a):
-            leaves = np.asarray(a, dtype=object).ravel().tolist()
-            dt = b.policy.values_dtype(leaves)
+            dt = b.policy.values_dtype(_leaves(a))
             value = np.asarray(a, dtype=dt.numpy)
             return b.const(value, AbstractValue.make(value.shape, dt, False))
         return stack([_array_operand(b, v) for v in a])
     if a is None or isinstance(a, str | bytes):
         raise invalid_input(a)
     return operand(a, b)
+
+
+def _leaves(a: Any) -> list[Any]:
+    """The scalars and arrays a nested sequence is made of (their dtypes decide)."""
+    if isinstance(a, list | tuple):
+        return [leaf for v in a for leaf in _leaves(v)]
+    return [a]
 
 
 def _has_tracer(v: Any) -> bool:

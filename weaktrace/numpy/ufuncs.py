@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from weaktrace.dtypes.registry import SUB_BYTE_INTS
-from weaktrace.errors import InvalidInputError, OperandTypeError, ShapeError
+from weaktrace.errors import InvalidInputError, OperandTypeError, OperandValueError, ShapeError
 from weaktrace.numpy._core import (
     BOOL,
     Context,
@@ -257,7 +257,7 @@ def round(a: Any, decimals: int = 0, out: None = None) -> Any:
     decimals = operator.index(decimals)
     a = operand(a, b)
     if kind(a) == "b":
-        raise OperandTypeError("round does not accept bool values (as in JAX); cast first")
+        raise OperandValueError("round does not accept bool values (as in JAX); cast first")
     if kind(a) in "iu":
         if decimals < 0:
             raise NotImplementedError("integer round with decimals < 0 is not implemented")
@@ -537,7 +537,7 @@ def clip(arr: Any = None, /, min: Any = None, max: Any = None) -> Any:
     """``jax.numpy.clip``: maximum(min, arr), then minimum(max, arr)."""
     b = context(arr, min, max)
     if builtins.any(v is not None and kind(operand(v, b)) == "c" for v in (arr, min, max)):
-        raise OperandTypeError(
+        raise OperandValueError(
             "clip received a complex value (as the array or a bound); complex numbers have "
             "no order and cannot be clipped. Clip the real or imaginary part instead."
         )
