@@ -128,3 +128,22 @@ def test_numpy_checks_python_int_arguments_at_call_time(k):
             f(x, k)
         return
     np.testing.assert_array_equal(np.asarray(f(x, k)), want)
+
+
+def test_numpy_two_python_scalars_give_a_strong_result():
+    got = wt.trace(lambda a, b: a * b, policy="numpy").trace(-1.5, 0.0).out_avals
+    assert (got.dtype, got.weak_type) == (np.multiply(-1.5, 0.0).dtype, False)
+
+
+def test_numpy_where_wraps_and_ufuncs_raise_on_python_ints():
+    x, c = np.ones(3, np.uint8), np.array([True, False, True])
+    want = np.where(c, 65536, x)
+    got = wt.trace(lambda cc, s, xx: wnp.where(cc, s, xx), policy="numpy")(c, 65536, x)
+    np.testing.assert_array_equal(np.asarray(got), want)
+    with pytest.raises(OverflowError):
+        wt.trace(lambda xx: wnp.clip(xx, None, -1), policy="numpy").trace(np.ones(3, np.uint16))
+
+
+@pytest.mark.parametrize(("a", "b"), [(bool, np.int8), (int, float), (np.float16, bool)])
+def test_numpy_promote_types_reads_python_types_as_numpy_does(a, b):
+    assert wt.promote_types(a, b, policy="numpy") == np.promote_types(a, b)

@@ -188,7 +188,7 @@ class TracedFunction:
         """NumPy's value check of Python int arguments (``np.uint8(1) + 256`` raises):
         the trace recorded which integer dtype each one is converted to. Returns False
         when no trace has recorded that yet (the caller checks again after the call)."""
-        if self.policy.literal_overflow != "raise":
+        if not self._int_targets and self.policy.literal_overflow != "raise":
             return True
         _, dyn_args, dyn_kwargs, _ = self._split(args, kwargs)
         leaves, in_tree = jax.tree_util.tree_flatten((dyn_args, dyn_kwargs))
@@ -261,8 +261,9 @@ class TracedFunction:
             return self.fun(*full, **t_kwargs, **static_kwargs)
 
         made = make_program(flat_fun, in_avals, pol)
-        if pol.literal_overflow == "raise":
-            self._int_targets[in_tree] = _int_targets(made.program)
+        if made.int_checks:
+            index = {v: i for i, v in enumerate(made.program.invars)}
+            self._int_targets[in_tree] = {index[v]: dt for v, dt in made.int_checks if v in index}
         traced = Traced(
             made.program,
             jax.tree_util.tree_unflatten(in_tree, in_avals),
@@ -282,19 +283,6 @@ class TracedFunction:
         report = self.trace(*args, **kwargs).explain()
         print(report, file=file or sys.stdout)
         return report
-
-
-def _int_targets(program: Program) -> dict[int, Any]:
-    """For each Python int argument (a weak int input), the integer dtype the program
-    converts it to."""
-    index = {v: i for i, v in enumerate(program.invars) if v.aval[2] and v.aval[1].kind == "i"}
-    out = {}
-    for eqn in program.equations:
-        if eqn.primitive.name == "convert_element_type" and eqn.inputs[0] in index:
-            dt = eqn.params["new_dtype"]
-            if dt.kind in "iu":
-                out[index[eqn.inputs[0]]] = dt
-    return out
 
 
 def _dispatcher(

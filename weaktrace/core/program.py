@@ -18,7 +18,7 @@ from weaktrace.core.operands import operand
 from weaktrace.core.trace import Builder, Promotion, Tracer, current, new_trace
 from weaktrace.dtypes.policies import Policy
 from weaktrace.errors import ForeignFunctionError, InvalidInputError
-from weaktrace.ir.values import AbstractValue, Program
+from weaktrace.ir.values import AbstractValue, Program, Var
 
 
 class Made(NamedTuple):
@@ -29,6 +29,7 @@ class Made(NamedTuple):
     out_tree: Any  # the pytree structure of the function's result
     promotions: tuple[Promotion, ...]
     captures: list[Tracer]  # tracers of the enclosing trace the program reads (inputs first)
+    int_checks: tuple[tuple[Var, Any], ...] = ()  # (input, integer dtype) its value must fit
 
 
 def make_program(
@@ -58,7 +59,8 @@ def make_program(
         outs = [output(o, b) for o in leaves]
         program = b.program(outs)
     promotions = tuple(b.promotions) if parent is None else ()
-    return Made(program, [o.aval for o in outs], out_tree, promotions, b.captures())
+    return Made(program, [o.aval for o in outs], out_tree, promotions, b.captures(),
+                tuple(b.int_checks))  # fmt: skip
 
 
 _MIRRORS = {

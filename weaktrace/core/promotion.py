@@ -45,14 +45,19 @@ def operands(ctx: Context, args: Sequence[Any]) -> list[Tracer]:
     return [a if a.__class__ is Tracer and a.ctx is ctx else operand(a, ctx) for a in args]
 
 
-def convert(ctx: Context, x: Tracer, dtype: DType, weak: bool) -> Tracer:
-    """``lax._convert_element_type(x, dtype, weak)``: literals fold, tracers convert."""
+def convert(
+    ctx: Context, x: Tracer, dtype: DType, weak: bool, overflow: str | None = None
+) -> Tracer:
+    """``lax._convert_element_type(x, dtype, weak)``: literals fold, tracers convert.
+    `overflow` ("wrap"/"raise") is what an out-of-range Python int does (default: the
+    policy's rule)."""
     av = x.aval
     if av[1] is dtype and av[2] == weak:
         return x
     if x.var.__class__ is Literal:  # a constant: fold the conversion, as JAX does
         aval = _make((), dtype, weak)
-        value = literal_value(x.var.value, dtype, ctx.policy.literal_overflow)
+        rule = ctx.policy.literal_overflow if overflow is None else overflow
+        value = literal_value(x.var.value, dtype, rule)
         return Tracer(aval, Literal(value, aval), ctx)
     return ctx.emit(P.convert_element_type_p, (x,), {"new_dtype": dtype, "weak_type": weak})
 
@@ -68,9 +73,12 @@ def promote(ctx: Context, op: str, ops: list[Tracer], target: str | None = None)
         if len(ops) == 2 and ops[1].aval[1:] == first[1:] and first[1] is not _BOOL:
             return ops  # one dtype and weak flag: nothing to join
     dt, weak = pol.promote(op, [o.aval for o in ops], target)
+    overflow = pol.overflow(op)
     out = []
     for o in ops:
-        c = convert(ctx, o, dt, weak)
+        c = convert(ctx, o, dt, weak, overflow)
+        if overflow == "raise" and c is not o and o.aval[2] and dt.kind in "iu":
+            ctx.checks_int(o, dt)  # a Python int argument: its value is checked per call
         if c is not o and o.aval[1] is not dt:
             # The convert equation just recorded knows the source line; a folded literal
             # recorded none.

@@ -87,6 +87,9 @@ class Context:
         """A position in the promotion record, to `forget` back to (eager keeps none)."""
         return 0
 
+    def checks_int(self, x: Tracer, dtype: Any) -> None:
+        """Note that the Python int behind `x` must fit `dtype` (NumPy's value check)."""
+
     def forget(self, mark: int) -> None:
         """Drop promotions recorded after `mark` (a traced body that is thrown away)."""
 
@@ -104,6 +107,7 @@ class Builder(Context):
         self._const_ids: dict[int, Var] = {}
         self.captured: dict[int, tuple[Tracer, Tracer]] = {}  # id(outer) -> (outer, inner)
         self.promotions: list[Promotion] = parent.promotions if parent else []
+        self.int_checks: list[tuple[Var, Any]] = []  # Python int arguments to check per call
         self.closed = False
 
     def new_arg(self, aval: AbstractValue) -> Tracer:
@@ -178,6 +182,10 @@ class Builder(Context):
 
     def mark(self) -> int:
         return len(self.promotions)
+
+    def checks_int(self, x: Tracer, dtype: Any) -> None:
+        if x.var.__class__ is Var:
+            self.int_checks.append((x.var, dtype))
 
     def forget(self, mark: int) -> None:
         del self.promotions[mark:]

@@ -107,6 +107,12 @@ class Policy:
         others weak and of the default dtype of their kind."""
         return self.defaults[_PY_KIND[cls]], cls is not bool
 
+    def overflow(self, op: str) -> str:
+        """What operation `op` does with a Python int that does not fit the integer
+        dtype it meets: "wrap" or "raise" (NumPy's ufuncs raise, its other functions
+        such as where and concatenate cast and wrap)."""
+        return self.literal_overflow
+
     def check_python_int(self, value: int) -> None:
         """Raise where a Python int cannot enter at all (JAX: beyond the default int)."""
 
@@ -198,17 +204,9 @@ def _named(spec: str) -> DType:
 
 
 def _spec(x: Any) -> DType:
-    """A promote_types argument: a concrete dtype (weak kinds enter through values)."""
-    if isinstance(x, str):
-        d = _named(x)
-    elif isinstance(x, type) and not issubclass(x, np.generic) and x in _PY_KIND:
-        raise InvalidDTypeError(
-            f"{x!r}: under this policy Python scalar types take part through values "
-            "(result_type(x, 1.0)), not as dtypes."
-        )
-    else:
-        d = registry.of(x)
-    return d
+    """A promote_types argument: a concrete dtype, Python types read as numpy reads
+    them (int is int64; weak kinds enter through values)."""
+    return _named(x) if isinstance(x, str) else registry.of(x)
 
 
 def int_bounds(dt: DType) -> tuple[int, int]:

@@ -18,6 +18,8 @@ from weaktrace.errors import TypePromotionError
 _UFUNC_ALIASES = {"divide": "true_divide", "mod": "remainder", "pow": "power",
                   "conj": "conjugate", "round": "rint", "bitwise_not": "invert",
                   "abs": "absolute"}  # fmt: skip
+# numpy functions that run ufuncs (so check Python ints as ufuncs do).
+_UFUNC_BASED = {"clip"}
 # A Python scalar standing for a weak operand of each kind (NEP 50 looks at the kind).
 _WEAK_VALUE = {"b": False, "i": 0, "u": 0, "f": 0.0, "c": 0j}
 _WEAK_TYPE = {"b": bool, "i": int, "u": int, "f": float, "c": complex}
@@ -28,10 +30,17 @@ class NumpyPolicy(Policy):
 
     name = "numpy"
     literal_overflow = "raise"
+    # numpy's own loops decide even for operands of one dtype (bool ** bool is int8;
+    # two Python scalars give a strong array, numpy having no weak arrays).
+    same_needs_no_join = False
     defaults = DEFAULTS_X64
 
     def __init__(self) -> None:
         self._cache: dict[tuple[Any, ...], tuple[DType, bool]] = {}
+
+    def overflow(self, op: str) -> str:
+        ufunc = getattr(np, _UFUNC_ALIASES.get(op, op), None)
+        return "raise" if isinstance(ufunc, np.ufunc) or op in _UFUNC_BASED else "wrap"
 
     def promote_types(self, a: Any, b: Any) -> Any:
         try:
