@@ -11,6 +11,7 @@ from __future__ import annotations
 from weaktrace.numpy import (  # noqa: F401  (each module exports its functions)
     contractions,
     creation,
+    dtypes,
     indexing,
     methods,  # installs the tracer operators
     reductions,

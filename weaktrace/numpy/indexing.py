@@ -262,6 +262,36 @@ def _check_slices(entries: list[Entry]) -> None:
             raise SliceStepError("slice step cannot be zero")
 
 
+def _expand(b: Context, ndim: int, key: Any) -> list[Any]:
+    """The key as a flat list for ``x.at[...]`` (``indexed_update``): None, slices
+    (Ellipsis expanded), static ints and integer tracers, concrete masks replaced by
+    the integer arrays of their True positions. Checked as ``x[key]`` checks it."""
+    shape = (0,) * ndim  # only the count of dimensions matters for parsing
+    entries = _parse(b, shape, key)
+    out: list[Any] = []
+    for e in entries:
+        if e[0] == "mask":
+            if np.ndim(e[1]) == 0:
+                raise IndexingError(
+                    "a scalar boolean index is not supported in x.at[...]; "
+                    "use weaktrace.numpy.where to select"
+                )
+            out += [operand(p, b) for p in np.nonzero(e[1])]
+            continue
+        if e[0] == "traced mask":
+            _expand_masks(b, shape, [e])  # raises NonConcreteBooleanIndexError
+        if e[0] == "bool":
+            raise IndexingError(
+                "a scalar boolean index is not supported in x.at[...]; "
+                "use weaktrace.numpy.where to select"
+            )
+        out.append(e)
+    entries = _expand_ellipsis([e if isinstance(e, list) else ["array", e, (0,)] for e in out],
+                               ndim)  # fmt: skip
+    _check_slices(entries)
+    return [None if e[0] == "none" else e[1] for e in entries]
+
+
 # -- lowering --------------------------------------------------------------------------
 def _index_dtype(shape: tuple[int, ...]) -> Any:
     """The dtype indices are computed in: int32 unless an axis needs more (as jax)."""

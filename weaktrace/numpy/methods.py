@@ -11,11 +11,9 @@ import numpy as np
 from weaktrace.core.trace import install_array_methods
 from weaktrace.errors import ForeignFunctionError
 from weaktrace.numpy._core import EXPORTS, Tracer
+from weaktrace.numpy.array_methods import methods as jax_array_methods
 from weaktrace.numpy.contractions import matmul
-from weaktrace.numpy.creation import astype
 from weaktrace.numpy.indexing import getitem
-from weaktrace.numpy.reductions import max, mean, min, sum
-from weaktrace.numpy.shapes import reshape, transpose
 from weaktrace.numpy.ufuncs import (
     absolute,
     add,
@@ -144,20 +142,8 @@ def array_methods() -> dict[str, Any]:
         __array_ufunc__=_array_ufunc,
         __array_function__=_array_function,
         __jax_array__=_jax_array,
-        astype=lambda self, dtype: astype(self, dtype),
-        T=property(lambda self: transpose(self)),
-        reshape=lambda self, *shape, order="C": reshape(
-            self, shape[0] if len(shape) == 1 else shape, order
-        ),
-        sum=lambda self, axis=None, dtype=None, keepdims=False: sum(
-            self, axis, dtype, keepdims=keepdims
-        ),
-        mean=lambda self, axis=None, dtype=None, keepdims=False: mean(
-            self, axis, dtype, keepdims=keepdims
-        ),
-        max=lambda self, axis=None, keepdims=False: max(self, axis, keepdims=keepdims),
-        min=lambda self, axis=None, keepdims=False: min(self, axis, keepdims=keepdims),
     )
+    methods.update(jax_array_methods(methods))  # jax.Array's methods and properties
     return methods
 
 
