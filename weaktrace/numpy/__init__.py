@@ -12,6 +12,8 @@ from weaktrace.numpy import (  # noqa: F401  (each module exports its functions)
     contractions,
     creation,
     indexing,
+    math,
+    math_arrays,
     methods,  # installs the tracer operators
     reductions,
     shapes,

@@ -1,0 +1,202 @@
+"""Elementwise math mirrors (weaktrace/numpy/math.py) against jax.numpy, eager and
+traced, over every dtype (bool, ints, uints, bf16, f16, f32, f64, complex, weak Python
+scalars), shapes and keyword values, x64 off and on (tests/mirror_harness.py).
+
+CI runs a deterministic sample of each sweep; ``--run-slow`` runs all of it.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import weaktrace as wt
+import weaktrace.numpy as wnp
+from tests.conftest import full_run
+from tests.math_cases import KINDS, SCALARS, SHAPES, product, values, with_x64
+from tests.mirror_harness import check
+
+UNARY = [
+    "arcsinh", "arccosh", "arctanh", "asinh", "acosh", "atanh", "acos", "asin", "atan",
+    "fabs", "signbit", "spacing", "frexp", "modf", "sinc", "deg2rad", "rad2deg", "degrees",
+    "radians", "rint", "i0", "nan_to_num", "bitwise_count", "bitwise_invert", "isposinf",
+    "isneginf", "isreal", "iscomplex", "angle", "around",
+]  # fmt: skip
+BINARY = [
+    "logaddexp", "logaddexp2", "hypot", "copysign", "nextafter", "ldexp", "divmod", "fmod",
+    "fmax", "fmin", "heaviside", "float_power", "gcd", "lcm", "isclose", "allclose", "atan2",
+    "bitwise_left_shift", "bitwise_right_shift",
+]  # fmt: skip
+
+# Calls with keyword values: (label, f(module, *args), args).
+KEYWORDS = [
+    ("isclose rtol atol", lambda m, a, b: m.isclose(a, b, rtol=0.1, atol=0.5), ("float32", "int8")),
+    ("isclose equal_nan", lambda m, a, b: m.isclose(a, b, equal_nan=True), ("float16", "float16")),
+    ("isclose traced", lambda m, a, b, t: m.isclose(a, b, t), ("float32", "float32", "py_float")),
+    ("isclose complex", lambda m, a, b: m.isclose(a, b, atol=2.0), ("complex64", "float32")),
+    ("allclose nan", lambda m, a, b: m.allclose(a, b, equal_nan=True), ("bfloat16", "py_int")),
+    ("nan_to_num values", lambda m, a: m.nan_to_num(a, nan=-1.0, posinf=9, neginf=-9),
+     ("float32",)),
+    ("nan_to_num complex", lambda m, a: m.nan_to_num(a, nan=2.5), ("complex64",)),
+    ("nan_to_num traced", lambda m, a, v: m.nan_to_num(a, nan=v, posinf=v), ("float16", "float32")),
+    ("nan_to_num int", lambda m, a: m.nan_to_num(a, nan=1.5), ("int16",)),
+    ("angle deg", lambda m, a: m.angle(a, deg=True), ("complex64",)),
+    ("angle deg int", lambda m, a: m.angle(a, True), ("int8",)),
+    ("around decimals", lambda m, a: m.around(a, decimals=2), ("float32",)),
+    ("around negative", lambda m, a: m.around(a, -1), ("float64",)),
+    ("modf tuple", lambda m, a: m.modf(a), ("float16",)),
+    ("frexp weak", lambda m, a: m.frexp(a), ("py_float",)),
+    ("divmod ints", lambda m, a, b: m.divmod(a, b), ("int8", "int8")),
+    ("ldexp weak", lambda m, a, b: m.ldexp(a, b), ("py_float", "int32")),
+    ("spacing f16", lambda m, a: m.spacing(a), ("float16",)),
+    ("gcd broadcast", lambda m, a, b: m.gcd(a, b), ("int16", "py_int")),
+    ("signbit weak", lambda m, a: m.signbit(a), ("py_float",)),
+]  # fmt: skip
+
+# Where weaktrace disagrees with jax: (function, kinds, x64) -> reason. None known.
+KNOWN_MISMATCHES: dict[tuple[str, tuple[str, ...], bool], str] = {}
+
+
+def _arg(kind: str, shape: tuple[int, ...], seed: int) -> object:
+    return values(kind, () if kind in SCALARS else shape, seed=seed)
+
+
+def _tolerance(args: tuple[object, ...]) -> dict[str, float]:
+    """f16/bf16 results may differ in the last bit: XLA keeps fused intermediates in f32
+    under jit, weaktrace's eager run rounds each primitive (as jax's eager does)."""
+    names = {str(getattr(a, "dtype", "")) for a in args}
+    if names & {"float16", "bfloat16"}:
+        return {"rtol": 1e-2, "atol": 1e-2}
+    return {"rtol": 1e-5, "atol": 1e-6}
+
+
+def _cases(names: list[str], arity: int) -> list[tuple[str, tuple[str, ...], tuple[int, ...]]]:
+    out = []
+    for name in names:
+        kinds = product(*[KINDS] * arity)
+        for i, ks in enumerate(kinds):
+            out.append((name, ks, SHAPES[1 + i % 2] if arity == 1 else ((2, 3), (3,))[i % 2]))
+    return out
+
+
+UNARY_CASES = _cases(UNARY, 1)
+BINARY_CASES = _cases(BINARY, 2)
+
+
+def _ids(cases: list[tuple[tuple[str, tuple[str, ...], object], bool]]) -> list[str]:
+    return [f"{c[0]}-{'-'.join(c[1])}-{'x64' if x64 else 'x32'}" for c, x64 in cases]
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    full = full_run(metafunc.config)
+    for name, cases, n in (("unary_case", UNARY_CASES, 26), ("binary_case", BINARY_CASES, 26),
+                           ("keyword_case", KEYWORDS, len(KEYWORDS))):  # fmt: skip
+        if name in metafunc.fixturenames:
+            picked = with_x64(cases, n, full)
+            ids = _ids(picked) if name != "keyword_case" else [
+                f"{c[0]}-{'x64' if x64 else 'x32'}" for c, x64 in picked]  # fmt: skip
+            metafunc.parametrize(name, picked, ids=ids)
+
+
+def _run(name: str, f, kinds: tuple[str, ...], shape: tuple[int, ...], x64: bool) -> None:
+    args = tuple(_arg(k, shape, seed=i) for i, k in enumerate(kinds))
+    reason = KNOWN_MISMATCHES.get((name, kinds, x64))
+    if reason:
+        pytest.xfail(reason)
+    with jax.enable_x64(x64):
+        check(lambda *a: f(wnp, *a), lambda *a: f(jnp, *a), *args, context=name, **_tolerance(args))
+
+
+def test_unary(unary_case):
+    (name, kinds, shape), x64 = unary_case
+    _run(name, lambda m, a: getattr(m, name)(a), kinds, shape, x64)
+
+
+def test_binary(binary_case):
+    (name, kinds, shape), x64 = binary_case
+    _run(name, lambda m, a, b: getattr(m, name)(a, b), kinds, shape, x64)
+
+
+def test_keywords(keyword_case):
+    (label, f, kinds), x64 = keyword_case
+    _run(label, f, kinds, (2, 3), x64)
+
+
+def test_aliases_are_the_same_functions():
+    pairs = [("acos", "arccos"), ("asin", "arcsin"), ("atan", "arctan"), ("atan2", "arctan2"),
+             ("asinh", "arcsinh"), ("acosh", "arccosh"), ("atanh", "arctanh"),
+             ("bitwise_invert", "bitwise_not"), ("bitwise_left_shift", "left_shift"),
+             ("bitwise_right_shift", "right_shift")]  # fmt: skip
+    for alias, target in pairs:
+        assert getattr(wnp, alias) is getattr(wnp, target), alias
+        assert alias in wnp.__all__
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_iscomplexobj_isrealobj_are_python_bools(kind):
+    x = _arg(kind, (2,), 0)
+    for name in ("iscomplexobj", "isrealobj"):
+        theirs = getattr(jnp, name)(x)
+        assert getattr(wnp, name)(x) is theirs
+        seen = []
+
+        def f(a, name=name, seen=seen):
+            seen.append(getattr(wnp, name)(a))
+            return wnp.real(a)
+
+        wt.trace(f).trace(x)
+        assert seen == [theirs], (name, kind)
+    assert wnp.iscomplexobj(None) is jnp.iscomplexobj(None)
+
+
+# -- dtypes come from the policy in force (numpy's rules under policy("numpy")) --------
+
+NUMPY_POLICY = [
+    ("hypot", ("int8", "float32")), ("logaddexp", ("int16", "float16")),
+    ("copysign", ("uint8", "float16")), ("float_power", ("int8", "int8")),
+    ("fmax", ("int8", "uint8")), ("fmod", ("uint16", "int8")), ("heaviside", ("int8", "float32")),
+    ("deg2rad", ("int16",)), ("arcsinh", ("uint8",)), ("modf", ("int8",)),
+    ("gcd", ("int8", "uint8")), ("spacing", ("uint16",)), ("divmod", ("uint8", "int8")),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("name", "kinds"), NUMPY_POLICY, ids=[c[0] for c in NUMPY_POLICY])
+def test_dtypes_follow_the_numpy_policy(name, kinds):
+    args = [_arg(k, (3,), i) for i, k in enumerate(kinds)]
+    traced = wt.trace(lambda *a: getattr(wnp, name)(*a), policy=wt.policy("numpy"))
+    ours = jax.tree_util.tree_leaves(traced.trace(*args).out_avals)
+    expected = getattr(np, name)(*args)
+    expected = expected if isinstance(expected, tuple) else (expected,)
+    assert [a.dtype for a in ours] == [np.asarray(e).dtype for e in expected], (name, kinds)
+    assert [a.shape for a in ours] == [np.shape(e) for e in expected], (name, kinds)
+
+
+# -- errors jax raises, weaktrace raises (same family or a named weaktrace error) ------
+
+ERRORS = [
+    ("copysign complex", lambda m, a: m.copysign(a, 1.0), "complex64"),
+    ("hypot complex", lambda m, a: m.hypot(a, a), "complex64"),
+    ("fabs complex", lambda m, a: m.fabs(a), "complex64"),
+    ("frexp complex", lambda m, a: m.frexp(a), "complex64"),
+    ("ldexp float exponent", lambda m, a: m.ldexp(a, 1.5), "float32"),
+    ("signbit complex", lambda m, a: m.signbit(a), "complex64"),
+    ("spacing complex", lambda m, a: m.spacing(a), "complex64"),
+    ("gcd floats", lambda m, a: m.gcd(a, a), "float32"),
+    ("lcm bools", lambda m, a: m.lcm(a, a), "bool"),
+    ("isposinf complex", lambda m, a: m.isposinf(a), "complex64"),
+    ("i0 complex", lambda m, a: m.i0(a), "complex64"),
+    ("nextafter complex", lambda m, a: m.nextafter(a, a), "complex64"),
+    ("fmod complex", lambda m, a: m.fmod(a, a), "complex64"),
+    ("heaviside complex", lambda m, a: m.heaviside(a, a), "complex64"),
+    ("modf out", lambda m, a: m.modf(a, out=a), "float32"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("label", "f", "kind"), ERRORS, ids=[e[0] for e in ERRORS])
+def test_errors_match_jax(label, f, kind):
+    x = _arg(kind, (3,), 0)
+    with pytest.raises(Exception):  # noqa: B017 (the oracle must raise too)
+        jax.jit(lambda a: f(jnp, a))(x)
+    check(lambda a: f(wnp, a), lambda a: f(jnp, a), x, context=label)
