@@ -11,12 +11,14 @@ from __future__ import annotations
 from weaktrace.numpy import (  # noqa: F401  (each module exports its functions)
     contractions,
     creation,
+    cumulative,
     indexing,
     math,
     math_arrays,
     methods,  # installs the tracer operators
     reductions,
     shapes,
+    statistics,
     ufuncs,
 )
 from weaktrace.numpy._core import EXPORTS
