@@ -12,6 +12,7 @@ from weaktrace.numpy import (  # noqa: F401  (each module exports its functions)
     contractions,
     creation,
     cumulative,
+    einsums,
     indexing,
     math,
     math_arrays,
