@@ -11,6 +11,7 @@ computed with the policy in force.
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import ml_dtypes
@@ -477,8 +478,35 @@ def rint(x: Any, /) -> Any:
 
 @export
 def around(a: Any, decimals: int = 0, out: None = None) -> Any:
-    """``jax.numpy.around`` (round)."""
-    return U.round(a, decimals, out)
+    """``jax.numpy.around`` (jax's round): half to even at `decimals` digits; float16
+    scales in float32; values whose scale would overflow the dtype come back unchanged."""
+    if out is not None:
+        raise NotImplementedError("The 'out' argument to around is not supported.")
+    b = context(a)
+    decimals = operator.index(decimals)
+    x = operand(a, b)
+    if kind(x) in "iu":
+        if decimals < 0:
+            raise NotImplementedError("integer np.round not implemented for decimals < 0")
+        return x
+    if kind(x) == "b":
+        raise OperandTypeError("around does not accept bool values (as in JAX); cast first")
+    dt = x.aval[1]
+    if decimals > np.log10(float(ml_dtypes.finfo(P._real_dtype(dt).numpy).max)):
+        return x
+
+    def round_float(v: Tracer) -> Tracer:
+        if decimals == 0:
+            return emit(P.round_p, v, rounding_method=1)
+        f16 = v.aval[1].name == "float16"
+        w = convert(b, v, by_name("float32"), False) if f16 else v
+        factor = const_like(w, 10**decimals)
+        r = emit(P.div_p, emit(P.round_p, emit(P.mul_p, w, factor), rounding_method=1), factor)
+        return convert(b, r, v.aval[1], False) if f16 else r
+
+    if kind(x) == "c":
+        return emit(P.complex_p, round_float(emit(P.real_p, x)), round_float(emit(P.imag_p, x)))
+    return round_float(x)
 
 
 @export
