@@ -230,3 +230,41 @@ ROUND_CASES = [("float16 decimals=1", "float16", 1), ("float32 decimals=39", "fl
 def test_round_matches_jax(kind, decimals):
     x = np.array([1.23456, -2.5, 100.7, 2.35, 12345.0]).astype(kind)
     check(lambda a: wnp.round(a, decimals), lambda a: jnp.round(a, decimals), x, rtol=0, atol=0)
+
+
+# -- tuple results of a call on constants inside a trace ---------------------------------
+# weaktrace/numpy/_core.py's `export` hands a tuple result back with to_jax() whenever the
+# call had no tracer argument, also inside a trace, where the items are traced tracers:
+# the caller gets IR Vars. (A single result checks `out.ctx.eager`; tuples do not.)
+TUPLE_CALLS = {
+    "modf": lambda c: wnp.modf(c)[0],
+    "frexp": lambda c: wnp.frexp(c)[0],
+    "divmod": lambda c: wnp.divmod(c, 2.0)[1],
+    "gradient": lambda c: wnp.gradient(np.stack([c, c]))[0],
+    "average returned": lambda c: wnp.average(c, returned=True)[0],
+}
+
+
+@pytest.mark.xfail(strict=True, reason="_core.export converts traced tuple results to Vars")
+@pytest.mark.parametrize("name", sorted(TUPLE_CALLS))
+def test_tuple_results_on_constants_inside_a_trace(name):
+    c = np.linspace(0.5, 4.0, 3, dtype=np.float32)
+    f = TUPLE_CALLS[name]
+    ours = wt.trace(lambda x: f(c) + x).trace(np.float32(1)).out_avals
+    theirs = jax.make_jaxpr(
+        lambda x: (
+            {  # the same programs in jax.numpy
+                "modf": lambda: jnp.modf(c)[0],
+                "frexp": lambda: jnp.frexp(c)[0],
+                "divmod": lambda: jnp.divmod(c, 2.0)[1],
+                "gradient": lambda: jnp.gradient(np.stack([c, c]))[0],
+                "average returned": lambda: jnp.average(c, returned=True)[0],
+            }[name]()
+            + x
+        )
+    )(np.float32(1)).out_avals[0]
+    assert (ours.shape, ours.dtype, ours.weak_type) == (
+        theirs.shape,
+        theirs.dtype,
+        theirs.weak_type,
+    )
