@@ -7,6 +7,8 @@ CI runs a deterministic sample of each sweep; ``--run-slow`` runs all of it.
 
 from __future__ import annotations
 
+import inspect
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -268,3 +270,29 @@ def test_tuple_results_on_constants_inside_a_trace(name):
         theirs.dtype,
         theirs.weak_type,
     )
+
+
+# -- signatures: the parameter names, kinds and defaults of jax.numpy's functions ---------
+MY_MODULES = ("math", "math_arrays", "contractions", "einsums", "reductions", "statistics",
+              "cumulative")  # fmt: skip
+
+
+def _params(fn) -> list[tuple[str, object, object]]:
+    sig = inspect.signature(fn)
+    return [(p.name, p.kind, p.default) for p in sig.parameters.values()
+            if not p.name.startswith("_")]  # fmt: skip
+
+
+def test_signatures_match_jax():
+    def module(n: str) -> str:
+        return getattr(getattr(wnp, n), "__module__", "").rsplit(".", 1)[-1]
+
+    names = sorted(n for n in wnp.__all__ if module(n) in MY_MODULES)
+    assert len(names) > 90
+    for n in names:
+        theirs = getattr(jnp, n)
+        if isinstance(theirs, jnp.ufunc):  # a ufunc object: (*args, out=None, where=None)
+            ours = [p for p in _params(getattr(wnp, n)) if p[1] is inspect.Parameter.KEYWORD_ONLY]
+            assert ours == [p for p in _params(theirs.__call__) if p[1] is p[1].KEYWORD_ONLY], n
+            continue
+        assert _params(getattr(wnp, n)) == _params(theirs), n

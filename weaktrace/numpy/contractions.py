@@ -81,18 +81,18 @@ def _batched(
 
 
 @export
-def matmul(a: Any, b_: Any, *, precision: Any = None, preferred_element_type: Any = None,
+def matmul(a: Any, b: Any, *, precision: Any = None, preferred_element_type: Any = None,
            out_sharding: Any = None) -> Any:  # fmt: skip
     """``jax.numpy.matmul``: batch dimensions broadcast, 1-d operands promoted to
     matrices and their unit dimension dropped."""
-    b = context(a, b_)
+    ctx = context(a, b)
     _no_sharding("matmul", out_sharding)
-    x, y = operands(b, (a, b_))
+    x, y = operands(ctx, (a, b))
     for i, v in enumerate((x, y)):
         if v.aval.ndim == 0:
             raise ShapeError(f"matmul input operand {i} must have ndim at least 1, but it has "
                              "ndim 0; use multiply for scalars")  # fmt: skip
-    out = _out_type(b, x, y, preferred_element_type, "matmul")
+    out = _out_type(ctx, x, y, preferred_element_type, "matmul")
     x_vec, y_vec = x.aval.ndim == 1, y.aval.ndim == 1
     if x_vec:
         x = emit(P.expand_dims_p, x, dimensions=(0,))
@@ -103,22 +103,22 @@ def matmul(a: Any, b_: Any, *, precision: Any = None, preferred_element_type: An
             f"matmul: contracting dimensions differ: {x.aval.shape[-1]} and {y.aval.shape[-2]} "
             f"(shapes {x.aval.shape} and {y.aval.shape})"
         )
-    x, y, nb = _batched(b, x, y, 2, 2, "matmul")
+    x, y, nb = _batched(ctx, x, y, 2, 2, "matmul")
     batch = tuple(range(nb))
-    r = _contract(b, x, y, (((nb + 1,), (nb,)), (batch, batch)), out)
+    r = _contract(ctx, x, y, (((nb + 1,), (nb,)), (batch, batch)), out)
     squeeze_dims = ((nb,) if x_vec else ()) + ((r.aval.ndim - 1,) if y_vec else ())
     return emit(P.squeeze_p, r, dimensions=squeeze_dims) if squeeze_dims else r
 
 
 @export
-def dot(a: Any, b_: Any, *, precision: Any = None, preferred_element_type: Any = None,
+def dot(a: Any, b: Any, *, precision: Any = None, preferred_element_type: Any = None,
         out_sharding: Any = None) -> Any:  # fmt: skip
     """``jax.numpy.dot``: a's last axis against b's second-to-last (or only) axis; with a
     scalar operand it is a product."""
-    b = context(a, b_)
+    ctx = context(a, b)
     _no_sharding("dot", out_sharding)
-    x, y = operands(b, (a, b_))
-    out = _out_type(b, x, y, preferred_element_type, "dot")
+    x, y = operands(ctx, (a, b))
+    out = _out_type(ctx, x, y, preferred_element_type, "dot")
     if x.aval.ndim == 0 or y.aval.ndim == 0:
         contract: Dims = ((), ())
     else:
@@ -126,14 +126,14 @@ def dot(a: Any, b_: Any, *, precision: Any = None, preferred_element_type: Any =
         if x.aval.shape[-1] != y.aval.shape[yc]:
             raise ShapeError(f"dot: shapes {x.aval.shape} and {y.aval.shape} are not aligned")
         contract = ((x.aval.ndim - 1,), (yc,))
-    return _contract(b, x, y, (contract, ((), ())), out)
+    return _contract(ctx, x, y, (contract, ((), ())), out)
 
 
 @export
-def vdot(a: Any, b_: Any, *, precision: Any = None, preferred_element_type: Any = None) -> Any:
+def vdot(a: Any, b: Any, *, precision: Any = None, preferred_element_type: Any = None) -> Any:
     """``jax.numpy.vdot``: dot of the flattened operands, the first conjugated."""
-    b = context(a, b_)
-    x, y = operands(b, (a, b_))
+    ctx = context(a, b)
+    x, y = operands(ctx, (a, b))
     x = conjugate(x) if kind(x) == "c" else x
     return dot(reshape(x, (-1,)), reshape(y, (-1,)), precision=precision,
                preferred_element_type=preferred_element_type)  # fmt: skip
@@ -203,15 +203,15 @@ def _axis(a: Any, nd: int) -> int:
 
 
 @export
-def tensordot(a: Any, b_: Any, axes: Any = 2, *, precision: Any = None,
+def tensordot(a: Any, b: Any, axes: Any = 2, *, precision: Any = None,
               preferred_element_type: Any = None, out_sharding: Any = None) -> Any:  # fmt: skip
     """``jax.numpy.tensordot``: `axes` an int (the last axes of a against the first of
     b), a pair of ints, or a pair of sequences."""
-    b = context(a, b_)
+    ctx = context(a, b)
     _no_sharding("tensordot", out_sharding)
-    x, y = operands(b, (a, b_))
+    x, y = operands(ctx, (a, b))
     xn, yn = x.aval.ndim, y.aval.ndim
-    out = _out_type(b, x, y, preferred_element_type, "tensordot")
+    out = _out_type(ctx, x, y, preferred_element_type, "tensordot")
     if type(axes) is int:
         if axes > builtins.min(xn, yn):
             raise InvalidInputError(f"Number of tensordot axes (axes {axes}) exceeds input "
@@ -235,40 +235,40 @@ def tensordot(a: Any, b_: Any, axes: Any = 2, *, precision: Any = None,
     if [x.aval.shape[i] for i in dims[0]] != [y.aval.shape[i] for i in dims[1]]:
         raise ShapeError(f"tensordot: contracting dimensions of {x.aval.shape} and "
                          f"{y.aval.shape} along {dims} differ")  # fmt: skip
-    return _contract(b, x, y, (dims, ((), ())), out)
+    return _contract(ctx, x, y, (dims, ((), ())), out)
 
 
 @export
-def inner(a: Any, b_: Any, *, precision: Any = None, preferred_element_type: Any = None) -> Any:
+def inner(a: Any, b: Any, *, precision: Any = None, preferred_element_type: Any = None) -> Any:
     """``jax.numpy.inner``: contraction over the last axes (a product for scalars)."""
-    b = context(a, b_)
-    x, y = operands(b, (a, b_))
+    ctx = context(a, b)
+    x, y = operands(ctx, (a, b))
     if x.aval.ndim == 0 or y.aval.ndim == 0:
         if preferred_element_type is not None:
-            dt = b.policy.user_dtype(preferred_element_type)
-            x, y = convert(b, x, dt, False), convert(b, y, dt, False)
+            dt = ctx.policy.user_dtype(preferred_element_type)
+            x, y = convert(ctx, x, dt, False), convert(ctx, y, dt, False)
         return multiply(x, y)
     return tensordot(x, y, (-1, -1), precision=precision,
                      preferred_element_type=preferred_element_type)  # fmt: skip
 
 
 @export
-def outer(a: Any, b_: Any, out: None = None) -> Any:
+def outer(a: Any, b: Any, out: None = None) -> Any:
     """``jax.numpy.outer``: a.ravel()[:, None] * b.ravel()[None, :] in the promoted dtype."""
     if out is not None:
         raise NotImplementedError("The 'out' argument to outer is not supported.")
-    b = context(a, b_)
-    x, y = promote(b, "outer", operands(b, (a, b_)))
+    ctx = context(a, b)
+    x, y = promote(ctx, "outer", operands(ctx, (a, b)))
     x = emit(P.expand_dims_p, reshape(x, (-1,)), dimensions=(1,))
     y = emit(P.expand_dims_p, reshape(y, (-1,)), dimensions=(0,))
     return multiply(x, y)
 
 
 @export
-def kron(a: Any, b_: Any) -> Any:
+def kron(a: Any, b: Any) -> Any:
     """``jax.numpy.kron``: the Kronecker product, in the promoted dtype."""
-    b = context(a, b_)
-    x, y = promote(b, "kron", operands(b, (a, b_)))
+    ctx = context(a, b)
+    x, y = promote(ctx, "kron", operands(ctx, (a, b)))
     nd = builtins.max(x.aval.ndim, y.aval.ndim)
     x = (
         emit(P.expand_dims_p, x, dimensions=tuple(range(nd - x.aval.ndim)))
@@ -334,11 +334,11 @@ def _moveaxis_first(x: Tracer, dest: int) -> Tracer:
 
 
 @export
-def cross(a: Any, b_: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1,
+def cross(a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1,
           axis: int | None = None) -> Any:  # fmt: skip
     """``jax.numpy.cross``: the cross product of 2- or 3-vectors along the given axes."""
-    b = context(a, b_)
-    x, y = operands(b, (a, b_))
+    ctx = context(a, b)
+    x, y = operands(ctx, (a, b))
     if axis is not None:
         axisa = axisb = axisc = axis
     if x.aval.ndim == 0 or y.aval.ndim == 0:
@@ -359,9 +359,9 @@ def cross(a: Any, b_: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1,
              subtract(multiply(a2, b0), multiply(a0, b2)),
              subtract(multiply(a0, b1), multiply(a1, b0))]  # fmt: skip
     shape = result_shape("cross", [p.aval.shape for p in parts])
-    parts = promote(b, "cross", [broadcast_to(p, shape) for p in parts])
+    parts = promote(ctx, "cross", [broadcast_to(p, shape) for p in parts])
     stacked = concatenate([emit(P.expand_dims_p, p, dimensions=(0,)) for p in parts], axis=0)
-    c = convert(b, stacked, stacked.aval[1], False)  # jnp.array of a list is strong
+    c = convert(ctx, stacked, stacked.aval[1], False)  # jnp.array of a list is strong
     return _moveaxis_first(c, axisc)
 
 

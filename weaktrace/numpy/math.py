@@ -345,18 +345,18 @@ def isrealobj(x: Any) -> bool:
 
 
 @export
-def isclose(a: Any, b_: Any, rtol: Any = 1e-05, atol: Any = 1e-08, equal_nan: bool = False) -> Any:
+def isclose(a: Any, b: Any, rtol: Any = 1e-05, atol: Any = 1e-08, equal_nan: bool = False) -> Any:
     """``jax.numpy.isclose``: |a - b| <= atol + rtol * |b| (and equal or both-inf)."""
-    b = context(a, b_, rtol, atol)
-    a, b_ = promote_args(b, "isclose", (a, b_))
-    a, b_ = promote_args(b, "isclose", (a, b_), "inexact")
+    ctx = context(a, b, rtol, atol)
+    a, b = promote_args(ctx, "isclose", (a, b))
+    a, b = promote_args(ctx, "isclose", (a, b), "inexact")
     real_dt = P._real_dtype(a.aval[1])
-    rtol, atol = (convert(b, operand(t, b), real_dt, False) for t in (rtol, atol))
-    both_nan = U.logical_and(U.isnan(a), U.isnan(b_))
-    check_fin = U.isfinite(b_)
-    scale = emit(P.add_p, atol, emit(P.mul_p, rtol, emit(P.abs_p, b_)))
-    in_range = emit(P.le_p, emit(P.abs_p, emit(P.sub_p, a, b_)), scale)
-    out = U.logical_or(emit(P.eq_p, a, b_), U.logical_and(check_fin, in_range))
+    rtol, atol = (convert(ctx, operand(t, ctx), real_dt, False) for t in (rtol, atol))
+    both_nan = U.logical_and(U.isnan(a), U.isnan(b))
+    check_fin = U.isfinite(b)
+    scale = emit(P.add_p, atol, emit(P.mul_p, rtol, emit(P.abs_p, b)))
+    in_range = emit(P.le_p, emit(P.abs_p, emit(P.sub_p, a, b)), scale)
+    out = U.logical_or(emit(P.eq_p, a, b), U.logical_and(check_fin, in_range))
     return U.logical_or(out, both_nan) if equal_nan else out
 
 
@@ -399,15 +399,25 @@ def _wrap_between(x: Tracer, a: float) -> Tracer:
     return emit(P.sub_p, rem, const_like(x, a))
 
 
+def _ufunc_keywords(name: str, out: Any, where: Any) -> None:
+    """jnp.ufunc.__call__ refuses out= and where=."""
+    if out is not None:
+        raise NotImplementedError(f"out argument of {name}")
+    if where is not None:
+        raise NotImplementedError(f"where argument of {name}")
+
+
 @export
-def logaddexp(x1: Any, x2: Any, /) -> Any:
+def logaddexp(x1: Any, x2: Any, /, *, out: None = None, where: None = None) -> Any:
     """``jax.numpy.logaddexp``: log(exp(x1) + exp(x2)) without overflow."""
+    _ufunc_keywords("logaddexp", out, where)
     return _logaddexp("logaddexp", x1, x2, base2=False)
 
 
 @export
-def logaddexp2(x1: Any, x2: Any, /) -> Any:
+def logaddexp2(x1: Any, x2: Any, /, *, out: None = None, where: None = None) -> Any:
     """``jax.numpy.logaddexp2``: log2(2**x1 + 2**x2) without overflow."""
+    _ufunc_keywords("logaddexp2", out, where)
     return _logaddexp("logaddexp2", x1, x2, base2=True)
 
 

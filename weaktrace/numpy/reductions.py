@@ -241,7 +241,9 @@ def count_nonzero(a: Any, axis: Any = None, keepdims: bool = False) -> Any:
 
 
 def _arg_reduction(name: str, prim: Any) -> Callable[..., Any]:
-    def fn(a: Any, axis: int | None = None, out: None = None, keepdims: bool = False) -> Any:
+    def fn(a: Any, axis: int | None = None, out: None = None, keepdims: bool | None = None) -> Any:
+        if out is not None:
+            raise NotImplementedError(f"The 'out' argument to {name} is not supported.")
         b = context(a)
         x = operand(a, b)
         if x.aval[1].kind == "c":  # jax's lowering rejects it (its comparator is lax.gt/lt)
