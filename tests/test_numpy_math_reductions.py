@@ -149,3 +149,27 @@ def test_reductions_follow_the_numpy_policy():
                    policy=pol).trace(x8, x16).out_avals  # fmt: skip
     expected = (np.sum(x8), np.mean(x16), np.var(x16), np.nanmean(x16))
     assert [o.dtype for o in out] == [np.asarray(e).dtype for e in expected]
+
+
+# -- the cumulative primitives themselves, against jax.lax -----------------------------
+@pytest.mark.parametrize("reverse", [False, True])
+@pytest.mark.parametrize("prim", ["cumsum", "cumprod", "cummax", "cummin", "cumlogsumexp"])
+def test_cumulative_primitives_match_lax(prim, reverse):
+    from weaktrace.core import primitives_cumulative as C
+    from weaktrace.core.operands import context, operand, to_jax
+    from weaktrace.core.promotion import bind
+
+    kind = "float32" if prim == "cumlogsumexp" else "int16"
+    x = values(kind, SHAPE, seed=4, special=False)
+
+    def ours(a):
+        t = operand(a, context(a))
+        r = bind(getattr(C, f"{prim}_p"), t, axis=1, reverse=reverse)
+        return to_jax(r) if r.ctx.eager else r  # eagerly, users get jax arrays
+
+    def theirs(a):
+        return getattr(jax.lax, prim)(a, axis=1, reverse=reverse)
+
+    check(ours, theirs, x)
+    with pytest.raises(TypeError):  # numbers only, as in lax (no bools)
+        wt.trace(lambda a: ours(a)).trace(x > 0)
