@@ -273,8 +273,8 @@ def test_tuple_results_on_constants_inside_a_trace(name):
 
 
 # -- signatures: the parameter names, kinds and defaults of jax.numpy's functions ---------
-MY_MODULES = ("math", "math_arrays", "contractions", "einsums", "reductions", "statistics",
-              "cumulative")  # fmt: skip
+MY_MODULES = ("math", "integers", "math_arrays", "contractions", "einsums", "reductions",
+              "statistics", "cumulative")  # fmt: skip
 
 
 def _params(fn) -> list[tuple[str, object, object]]:

@@ -14,6 +14,7 @@ from weaktrace.numpy import (  # noqa: F401  (each module exports its functions)
     cumulative,
     einsums,
     indexing,
+    integers,
     math,
     math_arrays,
     methods,  # installs the tracer operators

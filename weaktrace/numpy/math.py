@@ -27,7 +27,6 @@ from weaktrace.numpy._core import (
     P,
     Tracer,
     alias,
-    broadcast_to,
     const_like,
     context,
     convert,
@@ -42,7 +41,6 @@ from weaktrace.numpy._core import (
     promote,
     promote_args,
     promote_shapes,
-    result_shape,
 )
 from weaktrace.numpy.reductions import all as _all
 
@@ -565,44 +563,3 @@ def nan_to_num(x: Any, copy: bool = True, nan: Any = 0.0, posinf: Any = None,
     out = where(U.isnan(x), fill(nan, 0.0), x)
     out = where(isposinf(out), fill(posinf, info.max), out)
     return where(isneginf(out), fill(neginf, info.min), out)
-
-
-# -- integers ------------------------------------------------------------------------------
-
-
-@export
-def bitwise_count(x: Any, /) -> Any:
-    """``jax.numpy.bitwise_count``: set bits of |x|, as uint8."""
-    b = context(x)
-    (x,) = promote_args(b, "bitwise_count", (x,), "numeric")
-    counts = emit(M.population_count_p, U.absolute(x))
-    return convert(b, counts, by_name("uint8"), False)
-
-
-def _integers(b: Context, name: str, x1: Any, x2: Any) -> list[Tracer]:
-    ops = promote(b, name, operands(b, (x1, x2)))
-    if kind(ops[0]) not in "iu":
-        raise OperandTypeError(f"Arguments to {name} must be integers (as in JAX)")
-    return ops
-
-
-@export
-def gcd(x1: Any, x2: Any) -> Any:
-    """``jax.numpy.gcd``: Euclid's algorithm on |x1|, |x2| (elementwise)."""
-    b = context(x1, x2)
-    x1, x2 = _integers(b, "gcd", x1, x2)
-    shape = result_shape("gcd", [x1.aval[0], x2.aval[0]])
-    x1, x2 = (broadcast_to(v, shape) for v in (x1, x2))
-    return emit(M.gcd_p, U.absolute(x1), U.absolute(x2))
-
-
-@export
-def lcm(x1: Any, x2: Any) -> Any:
-    """``jax.numpy.lcm``: |x1| * (|x2| // gcd), 0 where the gcd is 0."""
-    b = context(x1, x2)
-    ops = promote(b, "lcm", operands(b, (x1, x2)))
-    x1, x2 = (U.absolute(v) for v in ops)
-    if kind(x1) not in "iu":
-        raise OperandTypeError("Arguments to lcm must be integers (as in JAX)")
-    d = gcd(x1, x2)
-    return where(U.equal(d, 0), const_like(d, 0), U.multiply(x1, U.floor_divide(x2, d)))
