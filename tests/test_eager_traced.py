@@ -33,6 +33,7 @@ from __future__ import annotations
 import builtins
 import contextlib
 import dataclasses
+import pathlib
 import random
 import warnings
 from collections.abc import Callable, Sequence
@@ -381,9 +382,24 @@ def _calls() -> list[Call]:
 CALLS = _calls()
 
 
+# Public functions not yet called four ways: the list only shrinks (a new function
+# either gets calls above or a line here, and a called one must leave it).
+_PENDING = pathlib.Path(__file__).parent / "data" / "four_way_pending.txt"
+
+
 def test_calls_cover_every_public_function() -> None:
     called = {c.name for c in CALLS}
-    assert called == set(wnp.__all__), set(wnp.__all__) ^ called
+    pending = set(_PENDING.read_text().split())
+    public = set(wnp.__all__)
+    assert not called - public, f"calls of non-public names: {sorted(called - public)}"
+    assert not pending & called, (
+        f"called, so remove from {_PENDING.name}: {sorted(pending & called)}"
+    )
+    assert not pending - public, (
+        f"not public, remove from {_PENDING.name}: {sorted(pending - public)}"
+    )
+    uncovered = public - called - pending
+    assert not uncovered, f"public functions with no four-way call: {sorted(uncovered)}"
 
 
 def _sampled_calls(full: bool, x64: bool) -> list[Call]:

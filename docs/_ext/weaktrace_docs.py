@@ -125,7 +125,7 @@ def _module_page(module: Any, title: str, home: dict[int, str]) -> str:
     full, seen = [], []
     for attr in _public(module):
         obj = getattr(module, attr)
-        if inspect.ismodule(obj) or id(obj) in home:
+        if inspect.ismodule(obj) or id(obj) in home or _foreign(obj):
             seen.append((attr, obj))
         else:
             home[id(obj)] = f"{name}.{attr}"
@@ -143,7 +143,17 @@ def _module_page(module: Any, title: str, home: dict[int, str]) -> str:
     return "\n".join(parts)
 
 
+def _foreign(obj: Any) -> bool:
+    """An object another library defines (``numpy.dtype``, ``numpy.can_cast``, numpy's
+    abstract scalar classes), re-exported as jax.numpy re-exports it: linked, since its
+    docstring is written in that library's markup."""
+    module = getattr(obj, "__module__", None) if callable(obj) else None
+    return module is not None and module.split(".")[0] not in ("weaktrace", "builtins")
+
+
 def _link(obj: Any, home: dict[int, str]) -> str:
+    if _foreign(obj) and id(obj) not in home:
+        return f"the same object as ``{obj.__module__}.{obj.__name__}``"
     if inspect.ismodule(obj):
         return f"the module :mod:`{obj.__name__}`"
     role = "class" if inspect.isclass(obj) else "func" if callable(obj) else "data"

@@ -2,4 +2,12 @@
 program evaluator and the AOT stages."""
 
 # Importing the rule modules fills the lowering tables.
-from weaktrace.lowering import rules, rules_control, rules_lax, rules_scatter  # noqa: F401
+from weaktrace.lowering import (  # noqa: F401
+    rules,
+    rules_control,
+    rules_conv,
+    rules_cumulative,
+    rules_lax,
+    rules_math,
+    rules_scatter,
+)

@@ -11,11 +11,17 @@ from __future__ import annotations
 from weaktrace.numpy import (  # noqa: F401  (each module exports its functions)
     contractions,
     creation,
+    cumulative,
     dtypes,
+    einsums,
     indexing,
+    integers,
+    math,
+    math_arrays,
     methods,  # installs the tracer operators
     reductions,
     shapes,
+    statistics,
     ufuncs,
 )
 from weaktrace.numpy._core import EXPORTS

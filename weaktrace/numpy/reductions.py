@@ -1,4 +1,11 @@
-"""Reductions with jax.numpy's accumulation dtypes."""
+"""Reductions with jax.numpy's accumulation dtypes: sum, prod, max, min, all, any,
+mean (with ``where=``, ``initial=``, ``promote_integers=``), amax, amin, ptp,
+count_nonzero, argmax and argmin.
+
+``jax._src.numpy.reductions._reduction`` step by step: the operand is converted
+(strongly) to the computation dtype; masked elements become the monoid's identity;
+``initial`` joins after the reduction; the result is converted to the result dtype.
+"""
 
 from __future__ import annotations
 
@@ -7,14 +14,21 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from weaktrace.errors import ShapeError
+import ml_dtypes
+import numpy as np
+
+from weaktrace.errors import InvalidInputError, OperandTypeError, ShapeError
 from weaktrace.numpy._core import (
     BOOL,
     F32,
+    Context,
     DType,
     P,
+    Tracer,
     axes_arg,
     axis_arg,
+    broadcast_to,
+    const_like,
     context,
     convert,
     emit,
@@ -22,81 +36,219 @@ from weaktrace.numpy._core import (
     export_as,
     lit,
     operand,
+    promote,
 )
 from weaktrace.numpy.shapes import reshape
+from weaktrace.numpy.ufuncs import where as _where
 
 
 def _upcast_f16(dt: DType) -> DType:
     return F32 if dt.name in ("float16", "bfloat16") else dt
 
 
-def _reduction(
-    name: str,
-    prim: Any,
-    bool_prim: Any,
-    *,
-    promote_integers: bool = False,
-    upcast: bool = False,
-    preproc: str | None = None,
-    has_identity: bool = True,
-) -> Callable[..., Any]:
-    def fn(a: Any, axis: Any = None, dtype: Any = None, out: None = None,
-           keepdims: bool = False, **kwargs: Any) -> Any:  # fmt: skip
-        b = context(a)
-        if kwargs:
-            raise NotImplementedError(f"{name}: {sorted(kwargs)} are not supported yet")
-        x = operand(a, b)
-        if preproc == "bool":  # jax's _cast_to_bool: a convert (complex: real part != 0)
-            x = convert(b, x, BOOL, False)
-        elif preproc == "numeric" and x.aval.dt == BOOL:
-            x = convert(b, x, b.policy.defaults["i"], False)
-        dims = axes_arg(axis, x.aval.ndim, name)
-        if not has_identity and builtins.any(x.aval.shape[d] == 0 for d in dims):
-            raise ShapeError(f"zero-size array to reduction operation {name} which has no identity")
-        if dtype is None:
-            result = b.policy.accumulate(x.aval.dt) if promote_integers else x.aval.dt
-        else:
-            result = b.policy.user_dtype(dtype)
-        compute = _upcast_f16(result) if upcast and P.kind(result) in "fc" else result
-        x = convert(b, x, compute, False)
-        p = bool_prim if compute == BOOL else prim
-        r = emit(p, x, axes=dims)
-        if keepdims:
-            r = emit(P.expand_dims_p, r, dimensions=dims)
-        return convert(b, r, result, False)
-
-    return export_as(fn, name, f"``jax.numpy.{name}``, with jax's accumulation dtype.")
+def init_value(dt: DType, value: float) -> Any:
+    """``_reduction_init_val``: the identity `value` (0, 1, +-inf, True...) in `dt`;
+    infinities clip to the finite extremes of dtypes without them."""
+    if dt is BOOL:
+        return np.bool_(value > 0)
+    if dt.kind in "iu":
+        if np.isinf(value):
+            ints = ml_dtypes.iinfo(dt.numpy)
+            return ints.min if value < 0 else ints.max
+        return int(value)
+    if dt.kind == "f" and np.isinf(value):
+        info = ml_dtypes.finfo(dt.numpy)
+        if not np.isinf(np.asarray(value).astype(dt.numpy)):
+            return info.min if value < 0 else info.max
+    return value
 
 
-sum = _reduction("sum", P.reduce_sum_p, P.reduce_or_p, promote_integers=True, upcast=True,
-                 preproc="numeric")  # fmt: skip
-prod = _reduction("prod", P.reduce_prod_p, P.reduce_and_p, promote_integers=True, upcast=True,
-                  preproc="numeric")  # fmt: skip
-max = _reduction("max", P.reduce_max_p, P.reduce_or_p, has_identity=False)
-min = _reduction("min", P.reduce_min_p, P.reduce_and_p, has_identity=False)
-all = _reduction("all", P.reduce_and_p, P.reduce_and_p, preproc="bool")
-any = _reduction("any", P.reduce_or_p, P.reduce_or_p, preproc="bool")
+def check_where(b: Context, name: str, where: Any) -> Tracer | None:
+    """``check_where``: None, or a boolean array."""
+    if where is None:
+        return None
+    w = operand(where, b)
+    if w.aval[1] is not BOOL:
+        raise InvalidInputError(
+            f"{name}: where must be None or a boolean array; got dtype={w.aval[1]}"
+        )
+    return w
+
+
+def masked(x: Tracer, where: Tracer | None, fill: Any) -> Tracer:
+    """``_where(where, x, fill)`` with `fill` a strong constant of x's dtype."""
+    if where is None:
+        return x
+    return _where(where, x, lit(x.ctx, fill, x.aval[1]))
+
+
+_BINARY = {
+    P.reduce_sum_p: P.add_p, P.reduce_prod_p: P.mul_p, P.reduce_max_p: P.max_p,
+    P.reduce_min_p: P.min_p, P.reduce_and_p: P.and_p, P.reduce_or_p: P.or_p,
+}  # fmt: skip
+
+
+def _reduce(
+    name: str, a: Any, prim: Any, bool_prim: Any, identity: float, *, axis: Any, dtype: Any,
+    out: Any, keepdims: bool, initial: Any, where: Any, has_identity: bool = True,
+    preproc: str | None = None, upcast: bool = False, promote_integers: bool = False,
+) -> Any:  # fmt: skip
+    """``jax._src.numpy.reductions._reduction``."""
+    if out is not None:
+        raise NotImplementedError(f"The 'out' argument to {name} is not supported.")
+    b = context(a, initial, where)
+    x = operand(a, b)
+    w = check_where(b, name, where)
+    if initial is None and not has_identity and w is not None:
+        raise InvalidInputError(f"reduction operation {name} does not have an identity, so to "
+                                "use a where mask one has to specify 'initial'")  # fmt: skip
+    if preproc == "bool":  # jax's _cast_to_bool: a convert (complex: real part != 0)
+        x = convert(b, x, BOOL, False)
+    elif preproc == "numeric":
+        (x,) = promote(b, name, [x], "numeric")
+    dims = axes_arg(axis, x.aval.ndim, name)
+    if initial is None and not has_identity and builtins.any(x.aval.shape[d] == 0 for d in dims):
+        raise ShapeError(f"zero-size array to reduction operation {name} which has no identity")
+    if dtype is None:
+        result = b.policy.accumulate(x.aval[1]) if promote_integers else x.aval[1]
+    else:
+        result = b.policy.user_dtype(dtype)
+    compute = _upcast_f16(result) if upcast and result.kind in "fc" else result
+    x = convert(b, x, compute, False)
+    p = bool_prim if compute is BOOL else prim
+    x = masked(x, w, init_value(compute, identity))
+    r = emit(p, x, axes=dims)
+    if initial is not None:
+        first = convert(b, operand(initial, b), compute, False)
+        if first.aval.ndim:
+            raise ShapeError(f"initial value must be a scalar. Got array of shape "
+                             f"{first.aval.shape}")  # fmt: skip
+        r = emit(_BINARY[p], first, r)
+    if keepdims:
+        r = emit(P.expand_dims_p, r, dimensions=dims)
+    return convert(b, r, result, False)
 
 
 @export
-def mean(a: Any, axis: Any = None, dtype: Any = None, out: None = None,
-         keepdims: bool = False) -> Any:  # fmt: skip
-    """``jax.numpy.mean``: integers average in floating point."""
+def sum(a: Any, axis: Any = None, dtype: Any = None, out: None = None, keepdims: bool = False,
+        initial: Any = None, where: Any = None, promote_integers: bool = True) -> Any:  # fmt: skip
+    """``jax.numpy.sum``: small integers and bools accumulate in the default int."""
+    return _reduce("sum", a, P.reduce_sum_p, P.reduce_or_p, 0, axis=axis, dtype=dtype, out=out,
+                   keepdims=keepdims, initial=initial, where=where, preproc="numeric",
+                   upcast=dtype is None, promote_integers=promote_integers)  # fmt: skip
+
+
+@export
+def prod(a: Any, axis: Any = None, dtype: Any = None, out: None = None, keepdims: bool = False,
+         initial: Any = None, where: Any = None, promote_integers: bool = True) -> Any:  # fmt: skip
+    """``jax.numpy.prod``: small integers and bools accumulate in the default int."""
+    return _reduce("prod", a, P.reduce_prod_p, P.reduce_and_p, 1, axis=axis, dtype=dtype,
+                   out=out, keepdims=keepdims, initial=initial, where=where, preproc="numeric",
+                   upcast=dtype is None, promote_integers=promote_integers)  # fmt: skip
+
+
+@export
+def max(a: Any, axis: Any = None, out: None = None, keepdims: bool = False,
+        initial: Any = None, where: Any = None) -> Any:  # fmt: skip
+    """``jax.numpy.max`` (``where=`` needs ``initial=``: max has no identity)."""
+    return _reduce("max", a, P.reduce_max_p, P.reduce_or_p, -np.inf, axis=axis, dtype=None,
+                   out=out, keepdims=keepdims, initial=initial, where=where,
+                   has_identity=False)  # fmt: skip
+
+
+@export
+def min(a: Any, axis: Any = None, out: None = None, keepdims: bool = False,
+        initial: Any = None, where: Any = None) -> Any:  # fmt: skip
+    """``jax.numpy.min`` (``where=`` needs ``initial=``: min has no identity)."""
+    return _reduce("min", a, P.reduce_min_p, P.reduce_and_p, np.inf, axis=axis, dtype=None,
+                   out=out, keepdims=keepdims, initial=initial, where=where,
+                   has_identity=False)  # fmt: skip
+
+
+@export
+def all(a: Any, axis: Any = None, out: None = None, keepdims: bool = False, *,
+        where: Any = None) -> Any:  # fmt: skip
+    """``jax.numpy.all``."""
+    return _reduce("all", a, P.reduce_and_p, P.reduce_and_p, True, axis=axis, dtype=None,
+                   out=out, keepdims=keepdims, initial=None, where=where,
+                   preproc="bool")  # fmt: skip
+
+
+@export
+def any(a: Any, axis: Any = None, out: None = None, keepdims: bool = False, *,
+        where: Any = None) -> Any:  # fmt: skip
+    """``jax.numpy.any``."""
+    return _reduce("any", a, P.reduce_or_p, P.reduce_or_p, False, axis=axis, dtype=None,
+                   out=out, keepdims=keepdims, initial=None, where=where,
+                   preproc="bool")  # fmt: skip
+
+
+@export
+def amax(a: Any, axis: Any = None, out: None = None, keepdims: bool = False,
+         initial: Any = None, where: Any = None) -> Any:  # fmt: skip
+    """``jax.numpy.amax`` (max)."""
+    return max(a, axis=axis, out=out, keepdims=keepdims, initial=initial, where=where)
+
+
+@export
+def amin(a: Any, axis: Any = None, out: None = None, keepdims: bool = False,
+         initial: Any = None, where: Any = None) -> Any:  # fmt: skip
+    """``jax.numpy.amin`` (min)."""
+    return min(a, axis=axis, out=out, keepdims=keepdims, initial=initial, where=where)
+
+
+def count(b: Context, x: Tracer, dims: tuple[int, ...], keepdims: bool, where: Tracer | None,
+          dt: DType) -> Tracer:  # fmt: skip
+    """``reductions._count``: the number of elements reduced (of `where`'s Trues)."""
+    if where is None:
+        return lit(b, math.prod(x.aval.shape[d] for d in dims), dt)
+    return sum(broadcast_to(where, x.aval.shape), dims, dtype=dt, keepdims=keepdims)
+
+
+@export
+def mean(a: Any, axis: Any = None, dtype: Any = None, out: None = None, keepdims: bool = False,
+         *, where: Any = None) -> Any:  # fmt: skip
+    """``jax.numpy.mean``: integers average in floating point; f16/bf16 accumulate in f32."""
+    if out is not None:
+        raise NotImplementedError("The 'out' argument to mean is not supported.")
+    b = context(a, where)
+    x = operand(a, b)
+    w = check_where(b, "mean", where)
+    result = b.policy.mean(x.aval[1]) if dtype is None else b.policy.user_dtype(dtype)
+    compute = _upcast_f16(result) if dtype is None and result.kind in "fc" else result
+    dims = axes_arg(axis, x.aval.ndim, "mean")
+    normalizer = count(b, x, dims, keepdims, w, compute)
+    total = sum(x, dims, dtype=compute, keepdims=keepdims, where=w)
+    return convert(b, emit(P.div_p, total, normalizer), result, False)
+
+
+@export
+def ptp(a: Any, axis: Any = None, out: None = None, keepdims: bool = False) -> Any:
+    """``jax.numpy.ptp``: max - min (lax.sub: no bools)."""
+    if out is not None:
+        raise NotImplementedError("The 'out' argument to ptp is not supported.")
+    x = operand(a, context(a))
+    return emit(P.sub_p, max(x, axis, keepdims=keepdims), min(x, axis, keepdims=keepdims))
+
+
+@export
+def count_nonzero(a: Any, axis: Any = None, keepdims: bool = False) -> Any:
+    """``jax.numpy.count_nonzero``: in the default int dtype."""
     b = context(a)
     x = operand(a, b)
-    result = b.policy.mean(x.aval.dt) if dtype is None else b.policy.user_dtype(dtype)
-    compute = _upcast_f16(result) if P.kind(result) in "fc" else result
-    dims = axes_arg(axis, x.aval.ndim, "mean")
-    count = math.prod(x.aval.shape[d] for d in dims)
-    total = sum(x, axis=dims, dtype=compute, keepdims=keepdims)
-    n = lit(b, count, compute)
-    return convert(b, emit(P.div_p, total, n), result, False)
+    nonzero = emit(P.ne_p, x, const_like(x, 0))
+    return sum(nonzero, axis=axis, dtype=b.policy.defaults["i"], keepdims=keepdims)
 
 
 def _arg_reduction(name: str, prim: Any) -> Callable[..., Any]:
-    def fn(a: Any, axis: int | None = None, out: None = None, keepdims: bool = False) -> Any:
+    def fn(a: Any, axis: int | None = None, out: None = None, keepdims: bool | None = None) -> Any:
+        if out is not None:
+            raise NotImplementedError(f"The 'out' argument to {name} is not supported.")
         b = context(a)
         x = operand(a, b)
+        if x.aval[1].kind == "c":  # jax's lowering rejects it (its comparator is lax.gt/lt)
+            raise OperandTypeError(f"{name} does not accept complex values ({x.aval[1]}); "
+                                   "compare real parts or absolute values instead")  # fmt: skip
         if axis is None:
             x, ax = reshape(x, (-1,)), 0
         else:
