@@ -71,6 +71,8 @@ def make_fn(program: Program, xnp: Any, computed: list[Any] | None = None) -> Ca
             if s.op in OPERATORS and not any(_is_array(v) for v in vals):
                 k = next(j for j, i in enumerate(s.operands) if i >= 0)
                 vals[k] = xnp.asarray(vals[k])
+            if s.op in _BITWISE and _narrows_int64(vals):
+                s = Step("add", s.operands)
             out = _apply(xnp, s, vals)
             if computed is not None:
                 computed.append(out)
@@ -78,6 +80,21 @@ def make_fn(program: Program, xnp: Any, computed: list[Any] | None = None) -> Ca
         return tuple(pool[-program.n_out :])
 
     return fn
+
+
+_BITWISE = {"op_and", "op_or", "op_xor", "bitwise_and", "bitwise_or", "bitwise_xor"}
+
+
+def _narrows_int64(vals: list[Any]) -> bool:
+    """XLA's CPU compiler segfaults (jax 0.10.2) on a 64-bit integer array converted to a
+    narrower integer and then and-ed/or-ed/xor-ed, e.g. under x64
+    ``jax.jit(lambda a, b: a | b)(jnp.full((3,), 3), jnp.ones((3,), jnp.int32))``; such
+    a step adds instead, on all four ways alike (a crash would end the whole run)."""
+    dts = [np.dtype(v.dtype) for v in vals if hasattr(v, "dtype")]
+    ints = [d for d in dts if d.kind in "biu"]
+    return any(d.itemsize == 8 and d.kind in "iu" for d in ints) and any(
+        d.itemsize != 8 for d in ints
+    )
 
 
 def _is_array(v: Any) -> bool:
