@@ -11,6 +11,7 @@ import functools
 import html
 import linecache
 import sys
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TextIO
 
@@ -115,6 +116,9 @@ def _policy_x64(policy: Policy) -> bool | None:
     return policy.x64
 
 
+_MAKE_JIT = threading.Lock()
+
+
 class TracedFunction:
     """The result of ``@weaktrace.trace``: call it, ``.trace`` it, ``.explain`` it."""
 
@@ -149,9 +153,19 @@ class TracedFunction:
         self.traces = 0  # how often jax.jit traced us: one per compile-cache entry
         self._x64 = _policy_x64(self.policy)
 
+        self._int_targets: dict[Any, dict[int, Any]] = {}  # in_tree -> {leaf: int dtype}
+        self._jitted: Any = None
+        # jax.jit is made on the first call (``.trace`` / ``.explain`` never pay for
+        # it), or now when jax must check argnums against the signature.
+        if self.static_argnums or self.static_argnames or self.donate_argnums or jit_options:
+            self._make_jit()
+
+    def _make_jit(self) -> None:
         # Calls go through jax.jit's own C++ dispatch and cache: a repeat call costs
         # what a jax.jit call costs, and weak and strong inputs get separate entries
         # exactly where jax's do.
+        fun = self.fun
+
         def run(*args: Any, **kwargs: Any) -> Any:
             return self._run(*args, **kwargs)
 
@@ -172,9 +186,9 @@ class TracedFunction:
         # Calls cost what a jax.jit call costs: the instance gets a class of its own
         # whose __call__ is a plain function around jax.jit's C++ dispatch (no bound
         # method, no attribute lookups). See `_dispatcher`.
-        self._int_targets: dict[Any, dict[int, Any]] = {}  # in_tree -> {leaf: int dtype}
         call = _dispatcher(self._jitted, fun, self._x64, self._check_ints)
-        self.__class__ = type(type(self).__name__, (type(self),), {"__call__": staticmethod(call)})
+        cls = type(self)
+        self.__class__ = type(cls.__name__, (cls,), {"__call__": staticmethod(call)})
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         """Trace (on the first call for these types), compile, and run on the device.
@@ -182,6 +196,10 @@ class TracedFunction:
         Called inside another weaktrace trace, it is traced inline (as jax.jit inside
         jax.jit is), under the outer trace's policy.
         """
+        if self._jitted is None:
+            with _MAKE_JIT:  # threads racing on a first call share one jax.jit
+                if self._jitted is None:
+                    self._make_jit()
         return _dispatcher(self._jitted, self.fun, self._x64, self._check_ints)(*args, **kwargs)
 
     def _check_ints(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from weaktrace.core.operands import to_jax
+from weaktrace.core.source import pinning
 from weaktrace.core.trace import Tracer
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -32,9 +33,7 @@ def exporter(registry: dict[str, Callable[..., Any]]) -> Callable[[F], F]:
     makes its eager results jax arrays."""
 
     def export(fn: F) -> F:
-        @functools.wraps(fn)
-        def public(*args: Any, **kwargs: Any) -> Any:
-            out = fn(*args, **kwargs)
+        def finish(args: tuple[Any, ...], out: Any) -> Any:
             if out.__class__ is Tracer:
                 if not out.ctx.eager or _internal(args):
                     return out
@@ -42,6 +41,16 @@ def exporter(registry: dict[str, Callable[..., Any]]) -> Callable[[F], F]:
             if isinstance(out, tuple | list | dict) and not _internal(args):
                 return to_jax(out)
             return out
+
+        @functools.wraps(fn)
+        def public(*args: Any, **kwargs: Any) -> Any:
+            pin = pinning(1)  # the user's line, for every equation this call records
+            if pin is None:
+                return finish(args, fn(*args, **kwargs))
+            try:
+                return finish(args, fn(*args, **kwargs))
+            finally:
+                pin.src = None
 
         registry[fn.__name__] = public
         return public  # type: ignore[return-value]

@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 import jax
 
 from weaktrace.core.operands import operand
+from weaktrace.core.source import unpinned
 from weaktrace.core.trace import Builder, Promotion, Tracer, current, new_trace
 from weaktrace.dtypes.policies import Policy
 from weaktrace.errors import ForeignFunctionError, InvalidInputError
@@ -49,7 +50,8 @@ def make_program(
     with new_trace(policy, parent) as b:
         tracers = [b.new_arg(a) for a in in_avals]
         try:
-            out = fun(*tracers)
+            with unpinned():
+                out = fun(*tracers)
         except (TypeError, ValueError) as err:
             foreign = foreign_call(err)
             if foreign is None:

@@ -8,6 +8,7 @@ from typing import Any
 import jax
 import numpy as np
 
+from weaktrace.core.source import pinning
 from weaktrace.core.trace import install_array_methods
 from weaktrace.errors import ForeignFunctionError
 from weaktrace.numpy._core import EXPORTS, Tracer
@@ -52,7 +53,13 @@ def _reject_scalar_types(f: Callable[[Any, Any], Any]) -> Callable[[Any, Any], A
     def op(self: Any, other: Any) -> Any:
         if other.__class__ not in fast and not _operable(other):
             return NotImplemented
-        return f(self, other)
+        pin = pinning(1)  # the user's line, for every equation the operator records
+        if pin is None:
+            return f(self, other)
+        try:
+            return f(self, other)
+        finally:
+            pin.src = None
 
     return op
 
