@@ -300,9 +300,7 @@ def test_signatures_match_jax():
 
 # -- jnp.array of a list is strong (weaktrace/numpy/creation.py) ------------------------
 # jnp.array/asarray of a list of weak values gives a strong array (weak_type is only kept
-# for a weakly typed object itself); creation._array_operand stacks, which keeps weak.
-# (contractions.cross converts its stacked result to strong itself.)
-@pytest.mark.xfail(strict=True, reason="creation._array_operand keeps the weak flag of a list")
+# for a weakly typed object itself).
 @pytest.mark.parametrize("name", ["array", "asarray"])
 def test_array_of_weak_list_is_strong(name):
     ours = wt.trace(lambda x: getattr(wnp, name)([x, x])).trace(2.0).out_avals

@@ -11,9 +11,11 @@ import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from weaktrace.core import eager_jit
+from weaktrace.core.eager_jit import FALLBACK, EagerJit
 from weaktrace.core.operands import to_jax
 from weaktrace.core.source import pinning
-from weaktrace.core.trace import Tracer
+from weaktrace.core.trace import Tracer, current
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -42,12 +44,21 @@ def exporter(registry: dict[str, Callable[..., Any]]) -> Callable[[F], F]:
                 return to_jax(out)
             return out
 
+        compiled: list[EagerJit] = []  # made on the first eager call
+
         @functools.wraps(fn)
         def public(*args: Any, **kwargs: Any) -> Any:
             pin = pinning(1)  # the user's line, for every equation this call records
-            if pin is None:
+            if pin is None:  # called from inside weaktrace, or inside a public call
                 return finish(args, fn(*args, **kwargs))
             try:
+                if eager_jit.ENABLED and current() is None and not _internal(args):
+                    if not compiled:
+                        compiled.append(EagerJit(fn))
+                    if compiled[0].failures < eager_jit.GIVE_UP:
+                        out = compiled[0](args, kwargs)
+                        if out is not FALLBACK:
+                            return out
                 return finish(args, fn(*args, **kwargs))
             finally:
                 pin.src = None

@@ -149,6 +149,10 @@ def asarray(
         value = np.asarray(a, dtype=dt.numpy)
         return b.const(value, AbstractValue.make(value.shape, dt, False))
     x = _array_operand(b, a)
+    if isinstance(a, list | tuple) and x.aval[2]:
+        # An array made from a sequence is strong (jax keeps weak_type only for a
+        # weakly typed object itself), in the dtype its elements promote to.
+        x = convert(b, x, x.aval[1], False)
     if dtype is None:
         return x
     return astype(x, dtype)

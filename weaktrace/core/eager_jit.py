@@ -1,0 +1,181 @@
+"""Eager calls compiled whole, as jax.numpy compiles its own functions.
+
+A mirror called eagerly by the user (outside any trace) is traced once per argument
+signature into a program, and the program runs under one ``jax.jit``: the call then
+costs one jax.jit dispatch (jax's C++ fast path) instead of one eager jax operation per
+primitive. Array arguments and Python/numpy scalars are dynamic (a Python scalar stays
+weakly typed, as jax.jit passes it); parameters that fix a shape or a type (axis,
+dtype, keepdims, shape, ...) are static, named in `STATIC_NAMES`.
+
+Anything this cannot compile falls back to evaluating primitive by primitive (the
+result is the same; only the speed differs): a call whose trace needs a concrete value
+(``arange(n)``), a static argument jax cannot hash, a non-array argument in a dynamic
+position, a function that returns something other than arrays (``ndim``). A function
+that falls back repeatedly is not tried again.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+import jax
+
+from weaktrace.core.operands import abstractify
+from weaktrace.core.program import make_program
+from weaktrace.core.trace import Tracer
+from weaktrace.dtypes.policies import DEFAULT
+from weaktrace.ir.values import program_evaluator
+
+# Parameters that fix a shape, a type or a code path: static under jax.jit.
+STATIC_NAMES = frozenset(
+    {
+        "axis",
+        "axes",
+        "axis1",
+        "axis2",
+        "axisa",
+        "axisb",
+        "axisc",
+        "dtype",
+        "keepdims",
+        "shape",
+        "newshape",
+        "new_shape",
+        "order",
+        "mode",
+        "side",
+        "kind",
+        "stable",
+        "descending",
+        "size",
+        "method",
+        "norm",
+        "ord",
+        "ddof",
+        "correction",
+        "n",
+        "s",
+        "k",
+        "M",
+        "N",
+        "num",
+        "endpoint",
+        "retstep",
+        "indices_or_sections",
+        "pad_width",
+        "reps",
+        "source",
+        "destination",
+        "start",
+        "precision",
+        "preferred_element_type",
+        "out_sharding",
+        "sharding",
+        "device",
+        "copy",
+        "ndmin",
+        "promote_integers",
+        "return_index",
+        "return_inverse",
+        "return_counts",
+        "return_sign",
+        "equal_nan",
+        "assume_unique",
+        "invert",
+        "total_repeat_length",
+        "unique_indices",
+        "indices_are_sorted",
+        "decimals",
+        "subscripts",
+        "optimize",
+        "_use_xeinsum",
+        "full_matrices",
+        "compute_uv",
+        "hermitian",
+        "UPLO",
+        "symmetrize_input",
+        "lower",
+        "approximate",
+        "num_classes",
+        "return_weak_type_flag",
+        "count",
+        "bitorder",
+        "little",
+        "offset",
+        "wrap",
+        "ndim",
+        "sparse",
+        "indexing",
+        "weak_type",
+    }
+)
+ENABLED = True  # compile eager calls (False: primitive by primitive, for comparisons)
+GIVE_UP = 3  # fallbacks after which a function is no longer compiled
+
+
+class _NotArrays(Exception):
+    """The function returned something other than weaktrace values."""
+
+
+class EagerJit:
+    """One mirror function's compiled eager path."""
+
+    def __init__(self, fn: Callable[..., Any]) -> None:
+        self.fn = fn
+        self.failures = 0
+        try:
+            params = inspect.signature(fn).parameters
+        except (TypeError, ValueError):
+            params = {}  # type: ignore[assignment]
+        statics = [
+            n
+            for n, p in params.items()
+            if n in STATIC_NAMES and p.kind is not inspect.Parameter.POSITIONAL_ONLY
+        ]
+        run = self._run
+
+        def compiled(*args: Any, **kwargs: Any) -> Any:
+            return run(*args, **kwargs)
+
+        compiled.__signature__ = inspect.signature(fn) if params else None  # type: ignore[attr-defined]
+        compiled.__name__ = getattr(fn, "__name__", "mirror")
+        try:
+            self.jitted = jax.jit(compiled, static_argnames=statics or None)
+        except (TypeError, ValueError):  # a signature jax.jit cannot take: stay eager
+            self.failures = GIVE_UP
+
+    def _run(self, *args: Any, **kwargs: Any) -> Any:
+        """What jax.jit traces: weaktrace's trace of `fn`, evaluated with lax."""
+        leaves, tree = jax.tree_util.tree_flatten((args, kwargs))
+        dynamic = [i for i, v in enumerate(leaves) if isinstance(v, jax.core.Tracer)]
+        pol = DEFAULT.resolve()
+        avals = [abstractify(leaves[i], pol) for i in dynamic]
+
+        def flat(*tracers: Any) -> Any:
+            full = list(leaves)
+            for i, t in zip(dynamic, tracers, strict=True):
+                full[i] = t
+            a, k = jax.tree_util.tree_unflatten(tree, full)
+            out = self.fn(*a, **k)
+            if any(o.__class__ is not Tracer for o in jax.tree_util.tree_leaves(out)):
+                raise _NotArrays
+            return out
+
+        made = make_program(flat, avals, pol)
+        outs = program_evaluator[0](pol)(made.program, [leaves[i] for i in dynamic])
+        return jax.tree_util.tree_unflatten(made.out_tree, outs)
+
+    def __call__(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        """The compiled result, or `FALLBACK` when this call must run eagerly."""
+        try:
+            return self.jitted(*args, **kwargs)
+        except _NotArrays:
+            self.failures = GIVE_UP
+        except Exception:  # the eager path gives the same error, or runs what jit cannot
+            self.failures += 1
+        return FALLBACK
+
+
+FALLBACK = object()
