@@ -322,13 +322,4 @@ def scan(f: Callable[[Any, Any], Any], init: Any, xs: Any = None, length: int | 
     return _result(ctx, out_tree, outs)
 
 
-@export
-def map(f: Callable[[Any], Any], xs: Any, *, batch_size: int | None = None) -> Any:
-    """``jax.lax.map``: f over the leading axis of xs (a scan without a carry)."""
-    if batch_size is not None:
-        raise NotImplementedError("lax.map(batch_size=...) is not supported yet")
-    _, ys = scan(lambda c, x: (c, f(x)), (), xs)
-    return ys
-
-
-__all__ = ["cond", "fori_loop", "map", "scan", "switch", "while_loop"]
+__all__ = ["cond", "fori_loop", "scan", "switch", "while_loop"]
