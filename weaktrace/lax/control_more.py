@@ -14,6 +14,7 @@ from weaktrace.core.mirror import exporter
 from weaktrace.core.operands import context, operand
 from weaktrace.core.promotion import lit
 from weaktrace.core.trace import Tracer
+from weaktrace.errors import ShapeError
 from weaktrace.lax import ops
 from weaktrace.lax.control import scan
 
@@ -88,6 +89,8 @@ def associative_scan(
     ndim = xs[0].aval.ndim
     if not -ndim <= axis < ndim:
         raise ValueError(f"axis {axis} is out of bounds for array of dimension {ndim}")
+    if reverse and axis < 0:  # jax reverses before it normalizes the axis
+        raise ShapeError(f"rev dimensions must have every element be nonnegative, got ({axis},).")
     axis %= ndim
     if reverse:
         xs = [ops.rev(x, (axis,)) for x in xs]

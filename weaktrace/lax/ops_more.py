@@ -24,7 +24,8 @@ from weaktrace.core.mirror import exporter
 from weaktrace.core.operands import context, operand
 from weaktrace.core.primitives_bitcast import bitcast_convert_type_p
 from weaktrace.core.program import make_program
-from weaktrace.core.promotion import bind, lit
+from weaktrace.core.promotion import bind, convert, lit
+from weaktrace.errors import OperandTypeError
 from weaktrace.ir.values import AbstractValue
 from weaktrace.lax import ops
 from weaktrace.lax.ops import _named, _ops
@@ -91,7 +92,25 @@ zeta = _nary_fn("zeta", W.zeta_p, 2)
 polygamma = _nary_fn("polygamma", W.polygamma_p, 2)
 betainc = _nary_fn("betainc", W.betainc_p, 3)
 igamma_grad_a = _nary_fn("igamma_grad_a", W.igamma_grad_a_p, 2)
-random_gamma_grad = _nary_fn("random_gamma_grad", W.random_gamma_grad_p, 2)
+
+
+@export
+def random_gamma_grad(a: Any, x: Any) -> Any:
+    """``jax.lax.random_gamma_grad``: float16/bfloat16 ``a`` computes in float32 (both
+    operands converted), the result converted back to a's dtype."""
+    if not all(hasattr(v, "shape") for v in (a, x)):
+        raise OperandTypeError("random_gamma_grad takes arrays (jax reads their .shape)")
+    ctx, (ta, tx) = _ops(a, x)
+    shape = broadcast_shapes(ta.aval[0], tx.aval[0])
+    ta, tx = (ops.broadcast_in_dim(t, shape, tuple(range(t.aval.ndim))) for t in (ta, tx))
+    dt = ta.aval[1]
+    if dt.name in ("float16", "bfloat16"):
+        f32 = ctx.policy.user_dtype(np.float32)
+        out = bind(W.random_gamma_grad_p, *(convert(ctx, t, f32, False) for t in (ta, tx)))
+        return convert(ctx, out, dt, False)
+    return bind(W.random_gamma_grad_p, ta, tx)
+
+
 mulhi = _nary_fn("mulhi", W.mulhi_p, 2)
 
 
@@ -183,7 +202,10 @@ def tile(operand_: Any, reps: Sequence[int]) -> Any:
     reps = tuple(operator.index(r) for r in reps)
     shape = x.aval[0]
     if len(reps) != len(shape) or any(r < 0 for r in reps):
-        raise ValueError(f"tile needs one non-negative repeat per dimension of {shape}: {reps}")
+        raise TypeError(
+            f"reps length must be equal to the ndim of x, got len(reps)={len(reps)} and "
+            f"x.ndim={len(shape)}"
+        )
     big = tuple(v for r, n in zip(reps, shape, strict=True) for v in (r, n))
     b = ops.broadcast_in_dim(x, big, tuple(range(1, 2 * len(shape), 2)))
     return ops.reshape(b, tuple(r * n for r, n in zip(reps, shape, strict=True)))

@@ -22,6 +22,7 @@ from weaktrace.core.operands import context, operand
 from weaktrace.core.program import make_program
 from weaktrace.core.promotion import convert
 from weaktrace.core.trace import Context, Tracer
+from weaktrace.errors import WeaktraceError
 from weaktrace.ir.values import AbstractValue
 from weaktrace.lax import ops, ops_more
 from weaktrace.lax.ops import _ops
@@ -43,6 +44,10 @@ DATA: dict[str, Any] = {
 }
 
 
+class PaddingTypeError(WeaktraceError, RuntimeError):
+    """An unknown padding name (jax raises RuntimeError)."""
+
+
 def padtype_to_pads(
     in_shape: Sequence[int],
     window_shape: Sequence[int],
@@ -50,9 +55,17 @@ def padtype_to_pads(
     padding: Any,
 ) -> list[tuple[int, int]]:
     """``jax.lax.padtype_to_pads``: 'VALID', 'SAME' or 'SAME_LOWER' as (low, high) pairs."""
-    name = padding.name if hasattr(padding, "name") else str(padding).upper()
-    if name not in ("VALID", "SAME", "SAME_LOWER"):
-        raise ValueError(f"Unrecognized padding type: expected 'VALID' or 'SAME', got {padding}.")
+    if isinstance(padding, str):
+        name = padding.upper()
+        if name not in ("VALID", "SAME", "SAME_LOWER"):
+            raise PaddingTypeError(
+                "Unrecognized padding type: expected 'VALID', 'SAME', or 'SAME_LOWER', "
+                f"got {padding}."
+            )
+    elif getattr(padding, "name", None) in ("VALID", "SAME", "SAME_LOWER"):
+        name = padding.name
+    else:
+        raise TypeError(f"Unknown padding type: {padding}.")
     if name == "VALID":
         return [(0, 0)] * len(in_shape)
     pads = []
