@@ -103,7 +103,13 @@ def associative_scan(
 
     def combine(a: list[Tracer], b: list[Tracer]) -> list[Tracer]:
         out = fn(_tree.tree_unflatten(tree, a), _tree.tree_unflatten(tree, b))
-        return [operand(o, ctx) for o in _tree.tree_leaves(out)]
+        res = [operand(o, ctx) for o in _tree.tree_leaves(out)]
+        if [r.aval[0] for r in res] != [x.aval[0] for x in a]:
+            raise ShapeError(
+                "associative_scan: fn must return arrays of its inputs' shapes "
+                f"{[x.aval[0] for x in a]}, got {[r.aval[0] for r in res]}"
+            )
+        return res
 
     sl = functools.partial(ops.slice_in_dim, axis=axis)
 

@@ -66,6 +66,11 @@ def _register(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
 def _unary_c(name: str, prim: Any) -> Callable[..., Any]:
     def fn(operand_: Any, axis: int = 0, reverse: bool = False) -> Any:
         _, (x,) = _ops(operand_)
+        if name == "cumlogsumexp" and x.aval[1].kind in "iu":
+            raise OperandTypeError(
+                f"cumlogsumexp needs an inexact dtype, got {x.aval[1]} (jax's lowering fails "
+                "on integers with OverflowError: its -inf identity is no integer)"
+            )
         return bind(prim, x, axis=operator.index(axis), reverse=bool(reverse))
 
     return _register(fn, name)
@@ -98,8 +103,6 @@ igamma_grad_a = _nary_fn("igamma_grad_a", W.igamma_grad_a_p, 2)
 def random_gamma_grad(a: Any, x: Any) -> Any:
     """``jax.lax.random_gamma_grad``: float16/bfloat16 ``a`` computes in float32 (both
     operands converted), the result converted back to a's dtype."""
-    if not all(hasattr(v, "shape") for v in (a, x)):
-        raise OperandTypeError("random_gamma_grad takes arrays (jax reads their .shape)")
     ctx, (ta, tx) = _ops(a, x)
     shape = broadcast_shapes(ta.aval[0], tx.aval[0])
     ta, tx = (ops.broadcast_in_dim(t, shape, tuple(range(t.aval.ndim))) for t in (ta, tx))
