@@ -75,6 +75,37 @@ def loop_program(kind: str, step: str):
                 return lx.cond(xs[0] > 0, lambda c: f(n, c, xs[1]), lambda c: c, init)
             if kind == "switch":
                 return lx.switch(1, [lambda c: c, lambda c: f(n, c, xs[2]), lambda c: c * 2], init)
+            if kind == "fori np bounds":  # static bounds of a numpy dtype: jax scans
+                return lx.fori_loop(np.int16(1), np.int16(3), lambda i, c: f(n, c, xs[i]), init)
+            if kind == "map":
+                return lx.map(lambda x: f(n, x, x), xs)
+            if kind == "map batched":
+                return lx.map(lambda x: f(n, x, x), xs, batch_size=3)
+            if kind == "associative_scan":
+                return lx.associative_scan(lambda a, b: f(n, a, b), xs)
+            if kind == "nested":
+                return lx.fori_loop(
+                    0, 2, lambda i, c: lx.scan(lambda d, x: (f(n, d, x), None), c, xs)[0], init
+                )
+            if kind == "while in cond":
+                return lx.cond(
+                    xs[1] > 0,
+                    lambda c: lx.while_loop(
+                        lambda s: s[0] < 2, lambda s: (s[0] + 1, f(n, s[1], xs[s[0]])), (0, c)
+                    )[1],
+                    lambda c: c,
+                    init,
+                )
+            if kind == "switch of scans":
+                return lx.switch(
+                    2,
+                    [
+                        lambda c: (c, xs),
+                        lambda c: lx.scan(lambda d, x: (f(n, d, x), d), c, xs),
+                        lambda c: lx.scan(lambda d, x: (d, f(n, d, x)), c, xs),
+                    ],
+                    init,
+                )
             raise AssertionError(kind)
 
         return fn
@@ -82,7 +113,21 @@ def loop_program(kind: str, step: str):
     return build(wnp, wlax), build(jnp, lax)
 
 
-KINDS = ["while", "fori", "scan", "scan pytree", "cond", "switch"]
+KINDS = [
+    "while",
+    "fori",
+    "scan",
+    "scan pytree",
+    "cond",
+    "switch",
+    "fori np bounds",
+    "map",
+    "map batched",
+    "associative_scan",
+    "nested",
+    "while in cond",
+    "switch of scans",
+]
 CASES = [(k, s, i, x) for k in KINDS for s in STEPS for i in INITS for x in XS]
 
 
@@ -169,3 +214,63 @@ def test_body_closures_are_captured_inputs():
         jax.tree_util.tree_leaves(f(x, xs)), jax.tree_util.tree_leaves(want), strict=True
     ):
         np.testing.assert_allclose(got, ref)
+
+
+def control_programs(n, lx):
+    """Functions of (w, xs) with cond, while_loop, fori_loop (static and traced trip
+    counts) and scan, written once for both namespaces."""
+    return {
+        "cond": lambda w, xs: lx.cond(w > 0.5, lambda v: v * w, lambda v: v - w, xs).sum(),
+        "switch": lambda w, xs: lx.switch(2, [lambda v: v, lambda v: v * w, lambda v: v + w], xs)
+        .sum(),
+        "fori static": lambda w, xs: lx.fori_loop(0, 4, lambda i, c: c * w + xs[i], w * 0.0),
+        "scan": lambda w, xs: lx.scan(lambda c, x: (n.tanh(c * w + x), c * x), w, xs)[1].sum(),
+        "while": lambda w, xs: lx.while_loop(
+            lambda s: s[0] < 3, lambda s: (s[0] + 1, s[1] * w + 1.0), (0, xs)
+        )[1].sum(),
+        "fori traced": lambda w, xs: lx.fori_loop(
+            0, xs.shape[0] - 1 + (w > 10).astype(np.int32), lambda i, c: c + w * xs[i], w * 0.0
+        ),
+        "map batched": lambda w, xs: lx.map(lambda x: x * w, xs, batch_size=3).sum(),
+        "associative_scan": lambda w, xs: lx.associative_scan(lx.add, xs * w).sum(),
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(control_programs(jnp, lax)))
+def test_vmap_and_grad_of_compiled_control_flow_match_jax(name):
+    ours = wt.trace(control_programs(wnp, wlax)[name])
+    theirs = jax.jit(control_programs(jnp, lax)[name])  # ours is compiled too
+    xs = jnp.asarray(np.linspace(0.1, 0.9, 4).astype(np.float32))
+    ws = np.linspace(0.2, 0.8, 3).astype(np.float32)
+    v_ours = jax.vmap(ours, in_axes=(0, None))(ws, xs)
+    v_theirs = jax.vmap(theirs, in_axes=(0, None))(ws, xs)
+    assert (v_ours.dtype, v_ours.shape) == (v_theirs.dtype, v_theirs.shape)
+    np.testing.assert_allclose(v_ours, v_theirs, rtol=1e-5)
+    try:
+        want = jax.grad(theirs)(np.float32(0.7), xs)
+    except Exception as err:  # jax cannot reverse-differentiate a while loop
+        with pytest.raises(type(err)):
+            jax.grad(ours)(np.float32(0.7), xs)
+        assert name in ("while", "fori traced")
+        return
+    np.testing.assert_allclose(jax.grad(ours)(np.float32(0.7), xs), want, rtol=1e-5)
+
+
+def test_a_static_fori_loop_scans_so_grad_works():
+    f = wt.trace(lambda w: wlax.fori_loop(0, 10_000, lambda i, c: c * w, np.float32(1)))
+    assert "stablehlo.while" in f.trace(np.float32(1)).lower().as_text()
+    g = jax.grad(f)(np.float32(1.0001))
+    np.testing.assert_allclose(g, jax.grad(lambda w: lax.fori_loop(0, 10_000, lambda i, c: c * w,
+                                                                     np.float32(1)))(np.float32(1.0001)),
+                               rtol=1e-4)  # fmt: skip
+
+
+def test_map_with_batch_size_traces_the_function_once_per_part():
+    calls = []
+
+    def f(x):
+        calls.append(x.shape)
+        return x * 2
+
+    wt.trace(lambda xs: wlax.map(f, xs, batch_size=4)).trace(np.ones((10, 3), np.float32))
+    assert calls == [(3,), (3,)]  # the batches' body and the remainder's

@@ -106,12 +106,19 @@ def test_lax_never_promotes():
             wlax.add(a, b)
 
 
-PENDING = set((Path(__file__).parent / "data" / "lax_pending.txt").read_text().split())
+DATA = Path(__file__).parent / "data"
+PENDING = set((DATA / "lax_pending.txt").read_text().split())
+EXCLUDED = {  # name -> why weaktrace.lax does not mirror it
+    line.split(None, 1)[0]: line.split(None, 1)[1]
+    for line in (DATA / "lax_excluded.txt").read_text().splitlines()
+    if line.strip() and not line.startswith("#")
+}
 
 
 def test_every_jax_lax_name_is_mirrored_or_pending():
     names = sorted(n for n in dir(lax) if not n.startswith("_"))
-    unlisted = [n for n in names if not hasattr(wlax, n) and n not in PENDING]
+    unlisted = [n for n in names if not hasattr(wlax, n) and n not in PENDING | set(EXCLUDED)]
     assert not unlisted, f"weaktrace.lax lacks {unlisted}: mirror them or list them as pending"
-    done = sorted(n for n in PENDING if hasattr(wlax, n))
-    assert not done, f"remove {done} from tests/data/lax_pending.txt"
+    done = sorted(n for n in PENDING | set(EXCLUDED) if hasattr(wlax, n))
+    assert not done, f"remove {done} from tests/data/lax_pending.txt / lax_excluded.txt"
+    assert all(EXCLUDED.values()), "every excluded name needs a reason"

@@ -11,6 +11,8 @@ import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+import jax
+
 from weaktrace.core import eager_jit
 from weaktrace.core.eager_jit import FALLBACK, EagerJit
 from weaktrace.core.operands import to_jax
@@ -30,6 +32,14 @@ def _internal(args: tuple[Any, ...]) -> bool:
     return False
 
 
+def _traced(out: Any) -> bool:
+    """A container holding tracers of a (non-eager) trace: the function was called
+    inside a trace with its tracers nested in pytrees (dicts), not eagerly."""
+    return any(
+        leaf.__class__ is Tracer and not leaf.ctx.eager for leaf in jax.tree_util.tree_leaves(out)
+    )
+
+
 def exporter(registry: dict[str, Callable[..., Any]]) -> Callable[[F], F]:
     """A decorator that registers a mirror function in `registry` under its name and
     makes its eager results jax arrays."""
@@ -41,7 +51,7 @@ def exporter(registry: dict[str, Callable[..., Any]]) -> Callable[[F], F]:
                     return out
                 return to_jax(out)
             if isinstance(out, tuple | list | dict) and not _internal(args):
-                return to_jax(out)
+                return out if _traced(out) else to_jax(out)
             return out
 
         compiled: list[EagerJit] = []  # made on the first eager call

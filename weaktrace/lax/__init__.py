@@ -1,12 +1,29 @@
 """``weaktrace.lax``: the jax.lax mirror (DESIGN §5): its operations with jax.lax's
-names, signatures and no-promotion rules (``ops``), and control flow (cond, switch,
-while_loop, fori_loop, scan, map), whose bodies and branches are traced once to
-sub-programs and lower onto jax.lax's own control flow (``control``)."""
+names, signatures and no-promotion rules (``ops``, ``ops_more``), convolutions and
+reductions with a computation (``windows``), and control flow (cond, switch,
+while_loop, fori_loop, scan, map, associative_scan), whose bodies and branches are
+traced once to sub-programs and lower onto jax.lax's own control flow (``control``).
+jax's dimension-number records, enums and static shape helpers are re-exported."""
 
 from __future__ import annotations
 
-from weaktrace.lax import control, ops
+from weaktrace.lax import control, control_more, ops, ops_more, windows
 
 globals().update(ops.EXPORTS)
+globals().update(ops_more.EXPORTS)
+globals().update(ops_more.DATA)
+globals().update(windows.EXPORTS)
+globals().update(windows.DATA)
 globals().update(control.EXPORTS)
-__all__ = sorted({*ops.EXPORTS, *control.EXPORTS})
+globals().update(control_more.EXPORTS)
+__all__ = sorted(
+    {
+        *ops.EXPORTS,
+        *ops_more.EXPORTS,
+        *ops_more.DATA,
+        *windows.EXPORTS,
+        *windows.DATA,
+        *control.EXPORTS,
+        *control_more.EXPORTS,
+    }
+)

@@ -179,9 +179,32 @@ def fori_loop(lower: Any, upper: Any, body_fun: Callable[[Any, Any], Any], init_
         raise OperandTypeError(
             f"fori_loop bounds must be integer scalars, got {lo.aval} and {hi.aval}"
         )
-    if lo.aval[1] is not hi.aval[1]:  # jax: np.promote_types of the two, both converted
-        dt = ctx.policy.promote("fori_loop", [lo.aval.strong(), hi.aval.strong()], None)[0]
-        lo, hi = convert(ctx, lo, dt, False), convert(ctx, hi, dt, False)
+    lt, ht = lo.aval[1], hi.aval[1]
+    dt = lt
+    if lt is not ht:  # jax: equal dtypes, or a weak signed bound takes the other's
+        weak_lo, weak_hi = lo.aval[2], hi.aval[2]
+        signed = lt.kind == "i" and ht.kind == "i"
+        if not signed or weak_lo == weak_hi:
+            raise OperandTypeError(
+                "lower and upper arguments to fori_loop must have equal types, got "
+                f"{lt.name} and {ht.name}"
+            )
+        dt = ht if weak_lo else lt
+    if not isinstance(lower, Tracer | jax.core.Tracer) and not isinstance(
+        upper, Tracer | jax.core.Tracer
+    ):
+        # Static bounds: jax scans (reverse-differentiable), the counter a Python int.
+        start, stop = int(lower), int(upper)
+
+        def step(carry: Any, _: Any) -> Any:
+            i, x = carry
+            return (i + 1, body_fun(i, x)), None
+
+        return scan(step, (start, init_val), None, length=max(stop - start, 0))[0][1]
+    if lt is not dt:
+        lo = convert(ctx, lo, dt, False)
+    if ht is not dt:
+        hi = convert(ctx, hi, dt, False)
 
     def cond(state: Any) -> Any:
         i, stop, _ = state
@@ -322,13 +345,4 @@ def scan(f: Callable[[Any, Any], Any], init: Any, xs: Any = None, length: int | 
     return _result(ctx, out_tree, outs)
 
 
-@export
-def map(f: Callable[[Any], Any], xs: Any, *, batch_size: int | None = None) -> Any:
-    """``jax.lax.map``: f over the leading axis of xs (a scan without a carry)."""
-    if batch_size is not None:
-        raise NotImplementedError("lax.map(batch_size=...) is not supported yet")
-    _, ys = scan(lambda c, x: (c, f(x)), (), xs)
-    return ys
-
-
-__all__ = ["cond", "fori_loop", "map", "scan", "switch", "while_loop"]
+__all__ = ["cond", "fori_loop", "scan", "switch", "while_loop"]
