@@ -74,7 +74,7 @@ def recording(x64: bool) -> Iterator[Recorder]:
             rec.overflow.append(
                 Event(
                     user_here(), f"Python int {int(value)} does not fit {np.dtype(new_dtype).name}"
-                )  # fmt: skip
+                )
             )
 
     def convert(operand: Any, new_dtype: Any = None, *args: Any, **kwargs: Any) -> Any:
@@ -94,9 +94,9 @@ def recording(x64: bool) -> Iterator[Recorder]:
         text = str(message)
         if "Explicitly requested dtype" in text:
             first = text.split(" is not available")[0].replace("Explicitly requested dtype ", "")
-            rec.x64.append(Event(user_here(), f"requested dtype {first} becomes 32-bit with "
-                                              "x64 off")  # fmt: skip
-                           )  # fmt: skip
+            rec.x64.append(
+                Event(user_here(), f"requested dtype {first} becomes 32-bit with x64 off")
+            )
         else:
             saved_show(message, category, *args, **kwargs)
 
@@ -121,5 +121,6 @@ def _weak_const(c: Any) -> bool:
 
 
 def _narrow(dtype: np.dtype) -> str:
-    return {"float64": "float32", "int64": "int32", "uint64": "uint32",
-            "complex128": "complex64"}[dtype.name]  # fmt: skip
+    return {"float64": "float32", "int64": "int32", "uint64": "uint32", "complex128": "complex64"}[
+        dtype.name
+    ]

@@ -141,8 +141,11 @@ class _Importer:
         for e in jaxpr.eqns:
             tb = e.source_info.traceback
             src = _user_source(tb, self.cache) or where
-            params = {k: self.param(v, src) for k, v in e.params.items()
-                      if v is not None or k != "sharding"}  # fmt: skip
+            params = {
+                k: self.param(v, src)
+                for k, v in e.params.items()
+                if v is not None or k != "sharding"
+            }
             inputs = tuple(use(a) for a in e.invars)
             outputs = tuple(bind(v) for v in e.outvars)
             eqn = Equation(
@@ -157,8 +160,9 @@ class _Importer:
                 self.meta.frames[id(eqn)] = self.frames(tb)
                 self.meta.caller[id(eqn)] = self.caller(tb)
             eqns.append(eqn)
-        return Program(invars, tuple(eqns), tuple(use(a) for a in jaxpr.outvars), constvars,
-                       tuple(consts))  # fmt: skip
+        return Program(
+            invars, tuple(eqns), tuple(use(a) for a in jaxpr.outvars), constvars, tuple(consts)
+        )
 
     def param(self, value: Any, where: SourceInfo | None) -> Any:
         if hasattr(value, "jaxpr") and hasattr(value, "consts"):  # a ClosedJaxpr

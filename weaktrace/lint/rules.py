@@ -18,8 +18,17 @@ _PROMOTERS = ("promote_dtypes", "promote_args", "_promote_dtypes", "promote_shap
 # a convert of jax.numpy's own inlined call whose traceback shows these is explicit
 _EXPLICIT = ("astype", "_astype", "convert_element_type", "asarray", "array")
 # sub-program params: loop bodies and branches (checked by carry-change)
-_CALLS = ("jit", "pjit", "closed_call", "core_call", "remat", "checkpoint",
-          "custom_jvp_call", "custom_vjp_call", "custom_vjp_call_jaxpr")  # fmt: skip
+_CALLS = (
+    "jit",
+    "pjit",
+    "closed_call",
+    "core_call",
+    "remat",
+    "checkpoint",
+    "custom_jvp_call",
+    "custom_vjp_call",
+    "custom_vjp_call_jaxpr",
+)
 
 
 def _finding(kind: str, where: SourceInfo | None, message: str, **kw: Any) -> Finding | None:
@@ -92,11 +101,13 @@ def _mixed_operands(eqn: Equation, meta: Meta) -> Finding | None:
     res = eqn.outputs[0].aval
     low, other = (a, b) if b.dt is res.dt else (b, a)
     return _finding(
-        "implicit-promotion", eqn.source_info,
+        "implicit-promotion",
+        eqn.source_info,
         f"{low} operand promoted to {res.dt.name} in {eqn.primitive.name} (with {other}); "
         f"cast it explicitly with .astype({res.dt.name}) if that is intended",
-        operands=(a, b), results=(res,),
-    )  # fmt: skip
+        operands=(a, b),
+        results=(res,),
+    )
 
 
 def _show(aval: AbstractValue) -> str:
@@ -145,15 +156,20 @@ def _same_call(a: Equation, b: Equation, meta: Meta) -> bool:
 
 
 def x64_truncation(
-    rec: Recorder, args_64: Sequence[tuple[str, str]], def_line: SourceInfo | None,
+    rec: Recorder,
+    args_64: Sequence[tuple[str, str]],
+    def_line: SourceInfo | None,
     consts_64: Sequence[tuple[SourceInfo | None, str]],
-) -> list[Finding]:  # fmt: skip
+) -> list[Finding]:
     """64-bit inputs (at the def line), constants (where first used) and requested dtypes
     (jax's own warning, at the user's line) that x64 off makes 32-bit."""
     out = []
     for path, dtype in args_64:
-        f = _finding("x64-truncation", def_line,
-                     f"argument {path} is {dtype} but becomes {_narrow(dtype)} with x64 off")  # fmt: skip
+        f = _finding(
+            "x64-truncation",
+            def_line,
+            f"argument {path} is {dtype} but becomes {_narrow(dtype)} with x64 off",
+        )
         if f is not None:
             out.append(f)
     for where, message in consts_64:
@@ -168,8 +184,12 @@ def x64_truncation(
 
 
 def _narrow(dtype: str) -> str:
-    return {"float64": "float32", "int64": "int32", "uint64": "uint32",
-            "complex128": "complex64"}.get(dtype, "32-bit")  # fmt: skip
+    return {
+        "float64": "float32",
+        "int64": "int32",
+        "uint64": "uint32",
+        "complex128": "complex64",
+    }.get(dtype, "32-bit")
 
 
 # -------------------------------------------------------------------- literal-overflow
@@ -196,18 +216,19 @@ def _overflow_in_calls(prog: Program, known: dict[Var, Literal], out: list[Findi
                 new = eqn.outputs[0].aval.dt
                 if new.numpy is not None and out_of_range(lit.value, new.numpy):
                     f = _finding(
-                        "literal-overflow", eqn.source_info,
-                        f"Python int {int(lit.value)} does not fit {new.name} "
-                        "(it wraps silently)",
-                        operands=(lit.aval,), results=(eqn.outputs[0].aval,),
-                    )  # fmt: skip
+                        "literal-overflow",
+                        eqn.source_info,
+                        f"Python int {int(lit.value)} does not fit {new.name} (it wraps silently)",
+                        operands=(lit.aval,),
+                        results=(eqn.outputs[0].aval,),
+                    )
                     if f is not None:
                         out.append(f)
         for sub in _subs(eqn):
             inner: dict[Var, Literal] = {}
             if eqn.primitive.name in _CALLS and len(sub.invars) == len(eqn.inputs):
                 for v, a in zip(sub.invars, eqn.inputs, strict=True):
-                    lit = a if isinstance(a, Literal) else known.get(a)  # type: ignore[arg-type]
+                    lit = a if isinstance(a, Literal) else known.get(a)
                     if lit is not None:
                         inner[v] = lit
             _overflow_in_calls(sub, inner, out)
@@ -269,8 +290,14 @@ def carry_change(program: Program) -> list[Finding]:
     return out
 
 
-def _carries(eqn: Equation, ins: Sequence[Var], outs: Sequence[Any], body: Program,
-             out: list[Finding], what: str) -> None:  # fmt: skip
+def _carries(
+    eqn: Equation,
+    ins: Sequence[Var],
+    outs: Sequence[Any],
+    body: Program,
+    out: list[Finding],
+    what: str,
+) -> None:
     for i, (a, b) in enumerate(zip(ins, outs, strict=True)):
         if a.aval == b.aval:
             continue
@@ -279,12 +306,14 @@ def _carries(eqn: Equation, ins: Sequence[Var], outs: Sequence[Any], body: Progr
         else:
             why = "the body changes it"
         f = _finding(
-            "carry-change", _origin(b, body, eqn.source_info),
+            "carry-change",
+            _origin(b, body, eqn.source_info),
             f"{what} carry {i} enters as {a.aval} and the body returns {b.aval}: {why}; "
             f"give the initial value the carry's dtype (e.g. jnp.asarray(init, "
             f"{b.aval.dt.name}))",
-            operands=(a.aval,), results=(b.aval,),
-        )  # fmt: skip
+            operands=(a.aval,),
+            results=(b.aval,),
+        )
         if f is not None:
             out.append(f)
 
@@ -302,11 +331,13 @@ def _branches(eqn: Equation, out: list[Finding]) -> None:
         k = next(j for j, a in enumerate(avals) if a != ref)
         shown = ", ".join(str(a) for a in avals)
         f = _finding(
-            "carry-change", _origin(branches[k].outvars[i], branches[k], eqn.source_info),
+            "carry-change",
+            _origin(branches[k].outvars[i], branches[k], eqn.source_info),
             f"cond output {i} differs between branches ({shown}); jax makes it "
             f"{result.aval}: give every branch the same dtype",
-            operands=tuple(avals), results=(result.aval,),
-        )  # fmt: skip
+            operands=tuple(avals),
+            results=(result.aval,),
+        )
         if f is not None:
             out.append(f)
 
@@ -331,11 +362,13 @@ def weak_flip(
                 continue
             where = _origin(atom, program, def_line)
             f = _finding(
-                "weak-flip", where,
+                "weak-flip",
+                where,
                 f"state argument {argnum} leaf {path or '(root)'} goes in as {before} and "
                 f"comes back as {after}: the next call with it recompiles",
-                operands=(before,), results=(after,),
-            )  # fmt: skip
+                operands=(before,),
+                results=(after,),
+            )
             if f is not None:
                 out.append(f)
     return out

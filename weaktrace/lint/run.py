@@ -75,8 +75,7 @@ def lint(
     findings += rules.literal_overflow(program, rec)
     findings += rules.carry_change(program)
     if argnums:
-        findings += rules.weak_flip(program, _states(args, argnums, out_shape, program),
-                                    def_line)  # fmt: skip
+        findings += rules.weak_flip(program, _states(args, argnums, out_shape, program), def_line)
     return LintReport(_sorted(findings), program)
 
 
@@ -99,8 +98,7 @@ def _def_line(f: Any) -> SourceInfo | None:
             break
     code = getattr(fn, "__code__", None)
     if code is None:
-        call = getattr(type(fn), "__call__", None)
-        code = getattr(call, "__code__", None)
+        code = getattr(getattr(type(fn), "__call__", None), "__code__", None)  # noqa: B004
         if code is None:
             return None
     line = code.co_firstlineno
@@ -132,8 +130,8 @@ def _wide_args(args: Sequence[Any], kwargs: dict[str, Any]) -> list[tuple[str, s
     for path, leaf in leaves:
         dtype = _leaf_dtype(leaf)
         if dtype is not None and dtype.name in _WIDE:
-            found.append((_path(path[1:]) if path[0].idx == 0 else _path(path[1:]),
-                          dtype.name))  # fmt: skip
+            name = _path(path[1:])
+            found.append((name if path[0].idx == 0 else f"keyword {name}", dtype.name))
     return found
 
 
@@ -200,11 +198,18 @@ def _wide_consts(f: Any, closed: Any, program: Program) -> list[tuple[SourceInfo
         arr = np.asarray(c)
         for cand in cands:
             if np.shape(cand) == arr.shape and np.array_equal(np.asarray(cand, arr.dtype), arr):
-                where = next((e.source_info for e in program.equations
-                              if any(a is var for a in e.inputs)), None)  # fmt: skip
+                where = next(
+                    (e.source_info for e in program.equations if any(a is var for a in e.inputs)),
+                    None,
+                )
                 shape = "x".join(map(str, arr.shape)) or "scalar"
-                out.append((where, f"{cand.dtype.name} numpy constant ({shape}) becomes "
-                                   f"{arr.dtype.name} with x64 off"))  # fmt: skip
+                out.append(
+                    (
+                        where,
+                        f"{cand.dtype.name} numpy constant ({shape}) becomes "
+                        f"{arr.dtype.name} with x64 off",
+                    )
+                )
                 break
     return out
 
@@ -223,8 +228,15 @@ def _carry_error(err: TypeError, def_line: SourceInfo | None) -> list[Finding]:
     msg = (detail[0] if detail else str(err).splitlines()[0]).rstrip(".")
     if where is None:
         return []
-    return [Finding("carry-change", where.file, where.line,
-                    f"jax rejects this loop or cond: {msg}", function=where.function)]  # fmt: skip
+    return [
+        Finding(
+            "carry-change",
+            where.file,
+            where.line,
+            f"jax rejects this loop or cond: {msg}",
+            function=where.function,
+        )
+    ]
 
 
 def _states(
@@ -238,12 +250,13 @@ def _states(
     for k, i in enumerate(argnums):
         start = sum(counts[:i])
         paths = jax.tree_util.tree_flatten_with_path(args[i])[0]
-        leaves = [(jax.tree_util.keystr(p), v.aval)
-                  for (p, _), v in zip(paths, program.invars[start : start + counts[i]],
-                                       strict=True)]  # fmt: skip
+        leaves = [
+            (jax.tree_util.keystr(p), v.aval)
+            for (p, _), v in zip(paths, program.invars[start : start + counts[i]], strict=True)
+        ]
         in_tree = jax.tree_util.tree_structure(args[i])
         if len(argnums) == 1:
-            if jax.tree_util.tree_structure(out_shape) == in_tree:
+            if str(jax.tree_util.tree_structure(out_shape)) == str(in_tree):
                 top = None
             elif isinstance(out_shape, tuple | list) and out_shape:
                 top = out_shape
