@@ -97,7 +97,7 @@ def test_cli_reference_is_the_programs_help(site, capsys):
     from weaktrace.__main__ import main
 
     text = html.unescape(re.sub(r"<[^>]+>", "", (site[0] / "cli.html").read_text()))
-    for command in ("table", "lattice", "explain"):
+    for command in ("table", "lattice", "explain", "lint"):
         with pytest.raises(SystemExit):
             main([command, "--help"])
         first = capsys.readouterr().out.splitlines()[0].split()[0:3]  # usage: python -m
