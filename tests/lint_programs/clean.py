@@ -10,7 +10,7 @@ def weak_scalars(x, i, h):
     y = 2.0 * x + 1 - x / 3.0
     j = i * 2 + 7 // 2
     g = h * 0.5 + 1
-    return y, j, g, x ** 2, jnp.maximum(x, 0.0)
+    return y, j, g, x**2, jnp.maximum(x, 0.0)
 
 
 def explicit_casts(i, x, h):

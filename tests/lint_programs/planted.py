@@ -1,4 +1,4 @@
-"""Planted dtype bugs in ordinary JAX code. A line marked ``# expect(CASE): KIND`` is
+"""Planted dtype bugs in ordinary JAX code. A line marked with an expect(CASE): KIND comment is
 where lint must report KIND when it lints CASE (tests/test_lint.py reads the markers);
 a ``def`` line marker is for findings about arguments."""
 

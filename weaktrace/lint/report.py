@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from weaktrace.ir.values import AbstractValue, Program
@@ -42,10 +42,15 @@ class Finding:
         return f"{self.file}:{self.line}: {self.kind}: {self.message}"
 
     def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["operands"] = [str(a) for a in self.operands]
-        d["results"] = [str(a) for a in self.results]
-        return d
+        return {
+            "kind": self.kind,
+            "file": self.file,
+            "line": self.line,
+            "message": self.message,
+            "function": self.function,
+            "operands": [str(a) for a in self.operands],
+            "results": [str(a) for a in self.results],
+        }
 
 
 @dataclass
