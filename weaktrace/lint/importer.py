@@ -32,6 +32,22 @@ from weaktrace.ir.values import (
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 _PRIMITIVES: dict[str, Primitive] = {}
+# jit params about placement and compilation, which jax's own jaxpr printing hides too
+_NOISE = frozenset(
+    {
+        "compiler_options_kvs",
+        "ctx_mesh",
+        "donated_invars",
+        "in_layouts",
+        "out_layouts",
+        "in_shardings",
+        "out_shardings",
+        "keep_unused",
+        "inline",
+        "resource_env",
+        "out_sharding",
+    }
+)
 
 
 def primitive(name: str, multiple_results: bool = False) -> Primitive:
@@ -144,7 +160,7 @@ class _Importer:
             params = {
                 k: self.param(v, src)
                 for k, v in e.params.items()
-                if v is not None or k != "sharding"
+                if k not in _NOISE and (v is not None or k != "sharding")
             }
             inputs = tuple(use(a) for a in e.invars)
             outputs = tuple(bind(v) for v in e.outvars)

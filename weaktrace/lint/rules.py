@@ -81,7 +81,7 @@ def implicit_promotion(program: Program, meta: Meta) -> list[Finding]:
                     f"{src} operand promoted to {dst.dt.name} in {eqn.primitive.name} "
                     f"(with {_show(others[0])}); cast it explicitly with "
                     f".astype({dst.dt.name}) if that is intended",
-                    operands=tuple(a.aval for a in eqn.inputs),
+                    operands=tuple(src if a is atom else a.aval for a in eqn.inputs),
                     results=tuple(v.aval for v in eqn.outputs),
                 )
                 if f is not None:
