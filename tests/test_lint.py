@@ -74,6 +74,13 @@ PLANTED = {
     ),
     "ema_state": (({"mean": 0.0, "count": 0}, S((3,), f32)), {"state_argnums": 0}),
     "state_dtype_change": ((S((3,), i32), S((3,), f32)), {"state_argnums": 0}),
+    "too_big_literal": ((S((3,), i32),), {}),
+    "in_switch": ((1, S((), f32)), {}),
+    "custom_vjp_user": ((S((3,), f32), S((3,), i32)), {}),
+    "in_remat": ((S((3,), f32), S((3,), i32)), {}),
+    "in_vmap": ((S((3,), f32), S((3,), i32)), {}),
+    "under_grad": ((S((3, 3), bf16), S((2, 3), f32)), {}),
+    "with_key": ((jax.random.key(0), S((3,), bf16)), {}),
 }
 
 
@@ -233,6 +240,11 @@ def test_x64_context_of_the_caller_does_not_change_the_verdict():
         report = wt.lint(planted.requested_f64, S((3,), f32))
         assert jax.config.jax_enable_x64
     assert report.kinds() == ["x64-truncation"]
+
+
+def test_state_argnums_must_name_arguments():
+    with pytest.raises(ValueError, match="state_argnums 3"):
+        wt.lint(planted.state_dtype_change, S((3,), i32), S((3,), f32), state_argnums=3)
 
 
 def test_errors_of_the_user_function_propagate():

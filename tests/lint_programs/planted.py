@@ -155,3 +155,44 @@ def ema_state(state, x):
 
 def state_dtype_change(state, x):
     return state + x  # expect(state_dtype_change): weak-flip, implicit-promotion
+
+
+def too_big_literal(x):
+    return x & 0xFFFFFFFFF  # expect(too_big_literal): literal-overflow
+
+
+def in_switch(i, x):
+    branches = [lambda: x, lambda: x * 2, lambda: 1.0]
+    return lax.switch(i, branches)  # expect(in_switch): carry-change
+
+
+@jax.custom_vjp
+def _double(x):
+    return x * 2
+
+
+_double.defvjp(lambda x: (_double(x), None), lambda _, g: (g * 2,))
+
+
+def custom_vjp_user(x, i):
+    return _double(x) + i  # expect(custom_vjp_user): implicit-promotion
+
+
+def in_remat(x, i):
+    return jax.checkpoint(lambda a: a * i)(x)  # expect(in_remat): implicit-promotion
+
+
+def in_vmap(x, i):
+    return jax.vmap(lambda a, b: a - b)(x, i)  # expect(in_vmap): implicit-promotion
+
+
+def _loss(w, x):
+    return jnp.sum(jnp.tanh(x @ w))  # expect(under_grad): implicit-promotion
+
+
+def under_grad(w, x):
+    return jax.grad(_loss)(w, x)
+
+
+def with_key(key, h):
+    return h + jax.random.normal(key, h.shape)  # expect(with_key): implicit-promotion

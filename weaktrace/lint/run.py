@@ -53,6 +53,9 @@ def lint(
     ['implicit-promotion']
     """
     argnums = (state_argnums,) if isinstance(state_argnums, int) else tuple(state_argnums)
+    bad = [i for i in argnums if not 0 <= i < len(args)]
+    if bad:
+        raise ValueError(f"state_argnums {bad[0]} names no positional argument of {len(args)}")
     def_line = _def_line(f)
     findings: list[Finding] = []
     findings += rules.x64_truncation(Recorder(), _wide_args(args, kwargs), def_line, ())
@@ -63,6 +66,22 @@ def lint(
     with jax.enable_x64(False), fresh, recording(False) as rec:
         try:
             closed, out_shape = jax.make_jaxpr(f, return_shape=True)(*args, **kwargs)
+        except OverflowError as err:  # a Python int too large for any dtype jax has
+            where = _user_frame(err) or def_line
+            value = re.search(r"value (-?\d+)", str(err))
+            what = f"Python int {value.group(1)}" if value else "a Python int"
+            if where is None:
+                raise
+            findings.append(
+                Finding(
+                    "literal-overflow",
+                    where.file,
+                    where.line,
+                    f"{what} does not fit the dtype it is combined with (jax raises OverflowError)",
+                    function=where.function,
+                )
+            )
+            return LintReport(_sorted(findings), None)
         except TypeError as err:
             if not _CARRY_ERRORS.search(str(err)):
                 raise
@@ -214,16 +233,20 @@ def _wide_consts(f: Any, closed: Any, program: Program) -> list[tuple[SourceInfo
     return out
 
 
-def _carry_error(err: TypeError, def_line: SourceInfo | None) -> list[Finding]:
-    """jax refused a loop or cond whose carry/branch dtypes differ: one finding at the
-    user's line of that loop or cond."""
-    where = def_line
+def _user_frame(err: BaseException) -> SourceInfo | None:
+    """The innermost frame of the user's code in an exception's traceback."""
     for fr in reversed(tb_module.extract_tb(err.__traceback__)):
         if source_info_util.is_user_filename(fr.filename) and not fr.filename.startswith(
             _PACKAGE_DIR
         ):
-            where = SourceInfo(fr.filename, fr.lineno or 0, fr.name)
-            break
+            return SourceInfo(fr.filename, fr.lineno or 0, fr.name)
+    return None
+
+
+def _carry_error(err: TypeError, def_line: SourceInfo | None) -> list[Finding]:
+    """jax refused a loop or cond whose carry/branch dtypes differ: one finding at the
+    user's line of that loop or cond."""
+    where = _user_frame(err) or def_line
     detail = [ln.strip() for ln in str(err).splitlines() if "type" in ln and "has type" in ln]
     msg = (detail[0] if detail else str(err).splitlines()[0]).rstrip(".")
     if where is None:
