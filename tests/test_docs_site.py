@@ -178,7 +178,11 @@ def test_lint_page_matches_whether_lint_exists():
     if importlib.util.find_spec("weaktrace.lint") is None:
         assert "not available yet" in text
     else:
-        pytest.fail("weaktrace.lint exists now: rewrite docs/lint.md as its guide")
+        from weaktrace.lint.report import KINDS
+
+        assert "not available yet" not in text
+        assert all(f"`{kind}`" in text for kind in KINDS)
+        assert "python -m weaktrace lint" in text and "sarif" in text
 
 
 def test_readme_links_the_docs_and_says_how_to_build_them():
