@@ -75,6 +75,7 @@ PLANTED = {
     "ema_state": (({"mean": 0.0, "count": 0}, S((3,), f32)), {"state_argnums": 0}),
     "state_dtype_change": ((S((3,), i32), S((3,), f32)), {"state_argnums": 0}),
     "too_big_literal": ((S((3,), i32),), {}),
+    "numpy_scalars": ((S((3,), f32),), {}),
     "in_switch": ((1, S((), f32)), {}),
     "custom_vjp_user": ((S((3,), f32), S((3,), i32)), {}),
     "in_remat": ((S((3,), f32), S((3,), i32)), {}),

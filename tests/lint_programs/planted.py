@@ -196,3 +196,9 @@ def under_grad(w, x):
 
 def with_key(key, h):
     return h + jax.random.normal(key, h.shape)  # expect(with_key): implicit-promotion
+
+
+def numpy_scalars(x):
+    y = x * np.float64(2.0)  # expect(numpy_scalars): x64-truncation
+    z = jnp.asarray(np.arange(3.0))  # expect(numpy_scalars): x64-truncation
+    return y + z + np.float32(1.0)

@@ -1,8 +1,9 @@
 """What jax's trace loses, recorded while it runs: requested 64-bit dtypes (jax's own
-"Explicitly requested dtype" warnings), 64-bit numpy constants, and Python int
-literals that wrap when jax converts them to a narrower dtype.
+"Explicitly requested dtype" warnings), 64-bit numpy constants given to jax.numpy's
+ufuncs and operators or to ``jnp.array``/``jnp.asarray``, and Python int literals that
+wrap when jax converts them to a narrower dtype.
 
-The hooks wrap three jax functions for the duration of one trace (restored after, also
+The hooks wrap a few jax functions for the duration of one trace (restored after, also
 on error) and record each event with the user's file and line.
 """
 
@@ -14,10 +15,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+import jax.numpy as jnp
 import numpy as np
 from jax._src import source_info_util
 from jax._src.interpreters import partial_eval as pe
 from jax._src.lax import lax as jlax
+from jax._src.numpy import ufunc_api
 
 from weaktrace.ir.values import SourceInfo
 from weaktrace.lint.importer import user_source
@@ -77,6 +80,31 @@ def recording(x64: bool) -> Iterator[Recorder]:
                 )
             )
 
+    def wide(values: Any) -> None:
+        for c in values:
+            if isinstance(c, np.ndarray | np.generic) and c.dtype in _WIDE:
+                shape = "x".join(map(str, np.shape(c))) or "scalar"
+                rec.x64.append(
+                    Event(
+                        user_here(),
+                        f"{c.dtype.name} numpy constant ({shape}) "
+                        f"becomes {_narrow(c.dtype)} with x64 off",
+                    )
+                )
+
+    def ufunc_call(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if not x64:
+            wide(args)
+        return orig_ufunc(self, *args, **kwargs)
+
+    def make_array(orig: Any) -> Any:
+        def array(obj: Any, dtype: Any = None, *args: Any, **kwargs: Any) -> Any:
+            if not x64 and dtype is None:
+                wide((obj,))
+            return orig(obj, dtype, *args, **kwargs)
+
+        return array
+
     def convert(operand: Any, new_dtype: Any = None, *args: Any, **kwargs: Any) -> Any:
         if type(operand) is int:
             literal(operand, new_dtype)
@@ -100,17 +128,23 @@ def recording(x64: bool) -> Iterator[Recorder]:
         else:
             saved_show(message, category, *args, **kwargs)
 
+    orig_ufunc = ufunc_api.ufunc.__call__
+    orig_arrays = (jnp.array, jnp.asarray)
     with warnings.catch_warnings():
         saved_show = warnings.showwarning
         warnings.simplefilter("always")
         warnings.showwarning = showwarning
         jlax._convert_element_type = convert
+        ufunc_api.ufunc.__call__ = ufunc_call  # type: ignore[method-assign]
+        jnp.array, jnp.asarray = (make_array(f) for f in orig_arrays)
         if orig_fold is not None:
             pe.const_fold_rules[cet] = fold
         try:
             yield rec
         finally:
             jlax._convert_element_type = orig_convert
+            ufunc_api.ufunc.__call__ = orig_ufunc  # type: ignore[method-assign]
+            jnp.array, jnp.asarray = orig_arrays
             if orig_fold is not None:
                 pe.const_fold_rules[cet] = orig_fold
 
