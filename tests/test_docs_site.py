@@ -97,7 +97,7 @@ def test_cli_reference_is_the_programs_help(site, capsys):
     from weaktrace.__main__ import main
 
     text = html.unescape(re.sub(r"<[^>]+>", "", (site[0] / "cli.html").read_text()))
-    for command in ("table", "lattice", "explain"):
+    for command in ("table", "lattice", "explain", "lint"):
         with pytest.raises(SystemExit):
             main([command, "--help"])
         first = capsys.readouterr().out.splitlines()[0].split()[0:3]  # usage: python -m
@@ -178,7 +178,11 @@ def test_lint_page_matches_whether_lint_exists():
     if importlib.util.find_spec("weaktrace.lint") is None:
         assert "not available yet" in text
     else:
-        pytest.fail("weaktrace.lint exists now: rewrite docs/lint.md as its guide")
+        from weaktrace.lint.report import KINDS
+
+        assert "not available yet" not in text
+        assert all(f"`{kind}`" in text for kind in KINDS)
+        assert "python -m weaktrace lint" in text and "sarif" in text
 
 
 def test_readme_links_the_docs_and_says_how_to_build_them():

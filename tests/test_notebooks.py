@@ -29,9 +29,9 @@ def _texts(nb) -> list[str]:
     return [line.rstrip() for line in text.splitlines() if "Figure size" not in line]
 
 
-def test_there_are_three_notebooks():
+def test_there_are_four_notebooks():
     assert [p.stem for p in NOTEBOOKS] == [
-        "01_quickstart", "02_the_lattice", "03_porting_between_frameworks",
+        "01_quickstart", "02_the_lattice", "03_porting_between_frameworks", "04_lint",
     ]  # fmt: skip
 
 

@@ -39,6 +39,7 @@ from weaktrace.ir import (
     Var,
     typecheck,
 )
+from weaktrace.lint import Finding, LintReport, lint
 
 __version__ = "0.1.0"
 
@@ -51,6 +52,7 @@ __all__ = [
     "EmptyAxisGatherError",
     "Equation",
     "Explanation",
+    "Finding",
     "ForeignFunctionError",
     "IndexingError",
     "InvalidDTypeError",
@@ -58,6 +60,7 @@ __all__ = [
     "InvalidInputError",
     "Lattice",
     "LatticeError",
+    "LintReport",
     "Literal",
     "NonConcreteBooleanIndexError",
     "OperandTypeError",
@@ -80,6 +83,7 @@ __all__ = [
     "WeaktraceError",
     "compare",
     "lax",
+    "lint",
     "numpy",
     "policy",
     "promote_types",

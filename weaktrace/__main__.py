@@ -1,4 +1,4 @@
-"""Command line: ``python -m weaktrace [table | lattice | explain] ...``.
+"""Command line: ``python -m weaktrace [table | lattice | explain | lint] ...``.
 
 Bare ``python -m weaktrace`` runs the demo. A user mistake never shows a Python
 traceback: it ends in one line, ``error: <what went wrong>. <what to do>``, and exit
@@ -32,6 +32,7 @@ from typing import Any
 import weaktrace as wt
 from weaktrace.dtypes import DOC_DTYPES, jax_lattice, registry
 from weaktrace.dtypes import table as tables
+from weaktrace.lint import cli as lint_cli
 
 EXIT_ERROR = 2  # a user mistake: argparse uses 2 for its usage errors too
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report Ctrl-C
@@ -492,7 +493,7 @@ def parser() -> argparse.ArgumentParser:
         epilog="Errors print one line, 'error: ...', and exit with status 2.",
     )
     p.add_argument("--version", action="version", version=_version())
-    sub = p.add_subparsers(dest="command", metavar="{table,lattice,explain}")
+    sub = p.add_subparsers(dest="command", metavar="{table,lattice,explain,lint}")
 
     def policy_options(q: argparse.ArgumentParser, default: str | None = "jax") -> None:
         q.add_argument("--policy", default=default, choices=["jax", "numpy", "torch", "max"],
@@ -542,6 +543,7 @@ def parser() -> argparse.ArgumentParser:
     e.add_argument("--traceback", action="store_true",
                    help="on an error in your function, also show the Python traceback")  # fmt: skip
     e.set_defaults(run=_explain)
+    lint_cli.add_parser(sub, _load)  # its exit status: 1 when it finds problems
     return p
 
 
@@ -550,10 +552,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if getattr(args, "format", None) == "markdown":  # the old spelling still works
         args.format = "md"
     try:
+        status = None
         if args.command is None:
             demo()
         else:
-            args.run(args)
+            status = args.run(args)
         sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
     except wt.WeaktraceError as err:
         if getattr(args, "traceback", False):
@@ -566,7 +569,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
-    return 0
+    return status or 0
 
 
 if __name__ == "__main__":

@@ -37,7 +37,8 @@ API_MODULES: list[tuple[str, str]] = [
     ("weaktrace.scipy.special", "weaktrace.scipy.special: the jax.scipy.special mirror"),
     ("weaktrace.dtypes", "weaktrace.dtypes: dtypes, lattices, tables"),
     ("weaktrace.dtypes.policies", "weaktrace.dtypes.policies: promotion policies"),
-    ("weaktrace.lint", "weaktrace.lint: lint unmodified JAX code"),
+    # weaktrace.lint is both a package and the function weaktrace exports under that
+    # name: its names (lint, Finding, LintReport) are documented on the weaktrace page.
 ]
 
 

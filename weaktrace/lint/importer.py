@@ -1,0 +1,201 @@
+"""jaxpr -> weaktrace IR: jax's own trace of unmodified JAX code, as a weaktrace Program.
+
+Every variable keeps its weak flag, every equation the user's file and line (from
+``eqn.source_info``: the innermost frame outside jax and weaktrace), and the jaxprs held
+in an equation's params (loop bodies, branches, nested jits, custom_jvp/vjp, remat)
+become sub-programs. Primitives weaktrace knows are reused by name; others get a
+Primitive record of their own so that the program still prints.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from jax._src import source_info_util
+
+from weaktrace.dtypes import registry
+from weaktrace.ir.values import (
+    AbstractValue,
+    Atom,
+    Equation,
+    Literal,
+    Primitive,
+    Program,
+    SourceInfo,
+    Var,
+    abstract_eval_rules,
+)
+
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+_PRIMITIVES: dict[str, Primitive] = {}
+# jit params about placement and compilation, which jax's own jaxpr printing hides too
+_NOISE = frozenset(
+    {
+        "compiler_options_kvs",
+        "ctx_mesh",
+        "donated_invars",
+        "in_layouts",
+        "out_layouts",
+        "in_shardings",
+        "out_shardings",
+        "keep_unused",
+        "inline",
+        "resource_env",
+        "out_sharding",
+    }
+)
+
+
+def primitive(name: str, multiple_results: bool = False) -> Primitive:
+    """weaktrace's Primitive of that name, or a record made (once) for a jax-only one."""
+    if not _PRIMITIVES:
+        _PRIMITIVES.update((p.name, p) for p in abstract_eval_rules)
+    p = _PRIMITIVES.get(name)
+    if p is None:
+        p = _PRIMITIVES[name] = Primitive(name, multiple_results)
+    return p
+
+
+def aval_of(aval: Any) -> AbstractValue:
+    """A jax aval as an AbstractValue (tokens and extended dtypes: their physical view)."""
+    shape = tuple(getattr(aval, "shape", ()))
+    dtype = getattr(aval, "dtype", None)
+    weak = bool(getattr(aval, "weak_type", False))
+    try:
+        return AbstractValue.make(shape, registry.of(dtype), weak)
+    except Exception:  # key<fry>, tokens, refs: weaktrace has no dtype for them
+        return AbstractValue.make(shape, registry.of("uint32"), weak)
+
+
+@dataclass
+class Meta:
+    """What the rules need beyond the Program: per equation (by id), the jax call it was
+    recorded in (equations of one inlined jax.numpy call share it) and its frame names."""
+
+    call: dict[int, Any] = field(default_factory=dict)
+    frames: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    caller: dict[int, str] = field(default_factory=dict)  # the jax function the user called
+    parent: dict[int, Program] = field(default_factory=dict)  # sub-program id -> its owner
+
+
+def user_source(tb: Any) -> SourceInfo | None:
+    """The user's frame of a jax traceback: the innermost outside jax, Python and
+    weaktrace (whose lint hooks may be on the stack)."""
+    if tb is None:
+        return None
+    for fr in source_info_util.user_frames(tb):
+        if not fr.file_name.startswith(_PACKAGE_DIR):
+            return SourceInfo(fr.file_name, fr.start_line, fr.function_name)
+    return None
+
+
+def _user_source(tb: Any, cache: dict[int, SourceInfo | None]) -> SourceInfo | None:
+    if tb is None:
+        return None
+    key = id(tb)
+    if key in cache:
+        return cache[key]
+    src = cache[key] = user_source(tb)
+    return src
+
+
+class _Importer:
+    def __init__(self) -> None:
+        self.meta = Meta()
+        self.cache: dict[int, SourceInfo | None] = {}
+        self.frame_cache: dict[int, tuple[str, ...]] = {}
+        self.caller_cache: dict[int, str] = {}
+
+    def frames(self, tb: Any) -> tuple[str, ...]:
+        key = id(tb)
+        names = self.frame_cache.get(key)
+        if names is None:
+            names = self.frame_cache[key] = tuple(f.function_name for f in tb.frames)
+        return names
+
+    def caller(self, tb: Any) -> str:
+        key = id(tb)
+        name = self.caller_cache.get(key)
+        if name is None:
+            name = ""
+            frames = tb.frames
+            for i, fr in enumerate(frames):
+                if source_info_util.is_user_filename(fr.file_name) and not fr.file_name.startswith(
+                    _PACKAGE_DIR
+                ):
+                    name = frames[i - 1].function_name if i else ""
+                    break
+            self.caller_cache[key] = name
+        return name
+
+    def program(
+        self,
+        jaxpr: Any,
+        consts: Sequence[Any] = (),
+        where: SourceInfo | None = None,
+    ) -> Program:
+        env: dict[Any, Var] = {}
+
+        def bind(v: Any) -> Var:
+            w = env[v] = Var(aval_of(v.aval))
+            return w
+
+        def use(a: Any) -> Atom:
+            if hasattr(a, "val"):  # a jax Literal
+                arr = np.asarray(a.val)
+                value = arr.item() if arr.ndim == 0 else arr
+                return Literal(value, aval_of(a.aval))
+            return env[a]
+
+        constvars = tuple(bind(v) for v in jaxpr.constvars)
+        invars = tuple(bind(v) for v in jaxpr.invars)
+        eqns = []
+        for e in jaxpr.eqns:
+            tb = e.source_info.traceback
+            src = _user_source(tb, self.cache) or where
+            params = {
+                k: self.param(v, src)
+                for k, v in e.params.items()
+                if k not in _NOISE and (v is not None or k != "sharding")
+            }
+            inputs = tuple(use(a) for a in e.invars)
+            outputs = tuple(bind(v) for v in e.outvars)
+            eqn = Equation(
+                primitive(e.primitive.name, e.primitive.multiple_results),
+                inputs,
+                params,
+                outputs,
+                src,
+            )
+            if tb is not None:
+                self.meta.call[id(eqn)] = tb
+                self.meta.frames[id(eqn)] = self.frames(tb)
+                self.meta.caller[id(eqn)] = self.caller(tb)
+            eqns.append(eqn)
+        return Program(
+            invars, tuple(eqns), tuple(use(a) for a in jaxpr.outvars), constvars, tuple(consts)
+        )
+
+    def param(self, value: Any, where: SourceInfo | None) -> Any:
+        if hasattr(value, "jaxpr") and hasattr(value, "consts"):  # a ClosedJaxpr
+            return self.program(value.jaxpr, value.consts, where)
+        if hasattr(value, "eqns") and hasattr(value, "invars"):  # an open Jaxpr
+            return self.program(value, (), where)
+        if (
+            isinstance(value, tuple)
+            and value
+            and any(hasattr(v, "eqns") or hasattr(v, "jaxpr") for v in value)
+        ):
+            return tuple(self.param(v, where) for v in value)
+        return value
+
+
+def import_jaxpr(closed_jaxpr: Any, where: SourceInfo | None = None) -> tuple[Program, Meta]:
+    """A ClosedJaxpr as a weaktrace Program, and the per-equation facts the rules use."""
+    imp = _Importer()
+    prog = imp.program(closed_jaxpr.jaxpr, closed_jaxpr.consts, where)
+    return prog, imp.meta

@@ -1,0 +1,374 @@
+"""One function per finding kind, over the imported program (and what the hooks saw)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from weaktrace.ir.values import AbstractValue, Equation, Literal, Program, SourceInfo, Var
+from weaktrace.lint.hooks import Recorder, out_of_range
+from weaktrace.lint.importer import Meta
+from weaktrace.lint.report import Finding
+
+# Ops that only move or reshape values: a promotion's convert may pass through them
+# (jnp broadcasts after promoting) before it meets the other operand.
+_SHAPE_OPS = frozenset({"broadcast_in_dim", "reshape", "squeeze", "expand_dims", "transpose"})
+# jax.numpy's promotion helpers, seen in a convert's traceback when it is not inlined
+_PROMOTERS = ("promote_dtypes", "promote_args", "_promote_dtypes", "promote_shapes")
+# a convert of jax.numpy's own inlined call whose traceback shows these is explicit
+_EXPLICIT = ("astype", "_astype", "convert_element_type", "asarray", "array")
+# sub-program params: loop bodies and branches (checked by carry-change)
+_CALLS = (
+    "jit",
+    "pjit",
+    "closed_call",
+    "core_call",
+    "remat",
+    "checkpoint",
+    "custom_jvp_call",
+    "custom_vjp_call",
+    "custom_vjp_call_jaxpr",
+)
+
+
+def _finding(kind: str, where: SourceInfo | None, message: str, **kw: Any) -> Finding | None:
+    if where is None:
+        return None
+    return Finding(kind, where.file, where.line, message, function=where.function, **kw)
+
+
+def walk(program: Program) -> Iterator[Program]:
+    """The program and every sub-program, depth first."""
+    yield program
+    for sub in program.sub_programs():
+        yield from walk(sub)
+
+
+def _producers(program: Program) -> dict[Var, Equation]:
+    return {v: e for e in program.equations for v in e.outputs}
+
+
+# ------------------------------------------------------------------ implicit-promotion
+
+
+def implicit_promotion(program: Program, meta: Meta) -> list[Finding]:
+    """A strong operand converted by jax.numpy's promotion, where it meets the other
+    operand (weak values and user-written casts are not findings)."""
+    out = []
+    for prog in walk(program):
+        made = _producers(prog)
+        for eqn in prog.equations:
+            if len(eqn.inputs) < 2 or eqn.primitive.name in ("convert_element_type", "cond"):
+                continue
+            if eqn.primitive.name in _MIXED_OK:
+                f = _mixed_operands(eqn, meta)
+                if f is not None:
+                    out.append(f)
+                continue
+            promoted = []
+            for atom in eqn.inputs:
+                conv = _promotion_convert(atom, eqn, made, meta)
+                if conv is not None:
+                    promoted.append((atom, conv))
+            for atom, conv in promoted:
+                src, dst = conv.inputs[0].aval, conv.outputs[0].aval
+                others = [a.aval for a in eqn.inputs if a is not atom and a.aval.dt is dst.dt]
+                if not others:
+                    continue
+                f = _finding(
+                    "implicit-promotion",
+                    eqn.source_info,
+                    f"{src} operand promoted to {dst.dt.name} in {eqn.primitive.name} "
+                    f"(with {_show(others[0])}); cast it explicitly with "
+                    f".astype({dst.dt.name}) if that is intended",
+                    operands=tuple(src if a is atom else a.aval for a in eqn.inputs),
+                    results=tuple(v.aval for v in eqn.outputs),
+                )
+                if f is not None:
+                    out.append(f)
+    return out
+
+
+# contractions jax lets take mixed operand dtypes (with preferred_element_type): the
+# promotion happens inside them, without a convert
+_MIXED_OK = frozenset({"dot_general", "conv_general_dilated", "ragged_dot_general"})
+
+
+def _mixed_operands(eqn: Equation, meta: Meta) -> Finding | None:
+    a, b = eqn.inputs[0].aval, eqn.inputs[1].aval
+    if a.dt is b.dt or meta.caller.get(id(eqn)) in (eqn.primitive.name, "conv_general_dilated"):
+        return None  # lax.dot_general(..., preferred_element_type=...) called by the user
+    res = eqn.outputs[0].aval
+    low, other = (a, b) if b.dt is res.dt else (b, a)
+    return _finding(
+        "implicit-promotion",
+        eqn.source_info,
+        f"{low} operand promoted to {res.dt.name} in {eqn.primitive.name} (with {other}); "
+        f"cast it explicitly with .astype({res.dt.name}) if that is intended",
+        operands=(a, b),
+        results=(res,),
+    )
+
+
+def _show(aval: AbstractValue) -> str:
+    return f"{aval} (a weak scalar)" if aval.weak_type and not aval.shape else str(aval)
+
+
+def _promotion_convert(
+    atom: Any, user: Equation, made: dict[Var, Equation], meta: Meta
+) -> Equation | None:
+    """The convert_element_type of jnp's promotion that produced `atom`, if any."""
+    if not isinstance(atom, Var):
+        return None
+    eqn = made.get(atom)
+    while eqn is not None and eqn.primitive.name in _SHAPE_OPS and _same_call(eqn, user, meta):
+        first = eqn.inputs[0]
+        eqn = made.get(first) if isinstance(first, Var) else None
+    if eqn is None or eqn.primitive.name != "convert_element_type":
+        return None
+    x = eqn.inputs[0]
+    if isinstance(x, Literal) or x.aval.weak_type or x.aval.dt is eqn.outputs[0].aval.dt:
+        return None
+    frames = meta.frames.get(id(eqn), ())
+    if _same_call(eqn, user, meta):
+        return eqn
+    if any(name in _PROMOTERS for name in frames) and not _explicit(frames):
+        return eqn
+    return None
+
+
+def _explicit(frames: Sequence[str]) -> bool:
+    # innermost first: a promoter below an explicit cast function is still a promotion
+    for name in frames:
+        if name in _PROMOTERS:
+            return False
+        if name in _EXPLICIT:
+            return True
+    return False
+
+
+def _same_call(a: Equation, b: Equation, meta: Meta) -> bool:
+    ta, tb = meta.call.get(id(a)), meta.call.get(id(b))
+    return ta is not None and (ta is tb or ta == tb)
+
+
+# ---------------------------------------------------------------------- x64-truncation
+
+
+def x64_truncation(
+    rec: Recorder,
+    args_64: Sequence[tuple[str, str]],
+    def_line: SourceInfo | None,
+    consts_64: Sequence[tuple[SourceInfo | None, str]],
+) -> list[Finding]:
+    """64-bit inputs (at the def line), constants (where first used) and requested dtypes
+    (jax's own warning, at the user's line) that x64 off makes 32-bit."""
+    out = []
+    for path, dtype in args_64:
+        f = _finding(
+            "x64-truncation",
+            def_line,
+            f"argument {path} is {dtype} but becomes {_narrow(dtype)} with x64 off",
+        )
+        if f is not None:
+            out.append(f)
+    for where, message in consts_64:
+        f = _finding("x64-truncation", where, message)
+        if f is not None:
+            out.append(f)
+    for ev in rec.x64:
+        f = _finding("x64-truncation", ev.where, ev.message)
+        if f is not None:
+            out.append(f)
+    return out
+
+
+def _narrow(dtype: str) -> str:
+    return {
+        "float64": "float32",
+        "int64": "int32",
+        "uint64": "uint32",
+        "complex128": "complex64",
+    }.get(dtype, "32-bit")
+
+
+# -------------------------------------------------------------------- literal-overflow
+
+
+def literal_overflow(program: Program, rec: Recorder) -> list[Finding]:
+    """Python int literals that wrap: seen by the hooks as jax folds them, or (inside a
+    nested jit such as jnp.where's) a weak int literal passed in and converted there."""
+    out = []
+    for ev in rec.overflow:
+        f = _finding("literal-overflow", ev.where, ev.message + " (it wraps silently)")
+        if f is not None:
+            out.append(f)
+    _overflow_in_calls(program, {}, out)
+    return out
+
+
+def _overflow_in_calls(prog: Program, known: dict[Var, Literal], out: list[Finding]) -> None:
+    for eqn in prog.equations:
+        if eqn.primitive.name == "convert_element_type":
+            x = eqn.inputs[0]
+            lit = x if isinstance(x, Literal) else known.get(x)
+            if lit is not None and lit.aval.weak_type and lit.aval.dt.kind in "iu":
+                new = eqn.outputs[0].aval.dt
+                if new.numpy is not None and out_of_range(lit.value, new.numpy):
+                    f = _finding(
+                        "literal-overflow",
+                        eqn.source_info,
+                        f"Python int {int(lit.value)} does not fit {new.name} (it wraps silently)",
+                        operands=(lit.aval,),
+                        results=(eqn.outputs[0].aval,),
+                    )
+                    if f is not None:
+                        out.append(f)
+        for sub in _subs(eqn):
+            inner: dict[Var, Literal] = {}
+            if eqn.primitive.name in _CALLS and len(sub.invars) == len(eqn.inputs):
+                for v, a in zip(sub.invars, eqn.inputs, strict=True):
+                    lit = a if isinstance(a, Literal) else known.get(a)
+                    if lit is not None:
+                        inner[v] = lit
+            _overflow_in_calls(sub, inner, out)
+
+
+def _subs(eqn: Equation) -> list[Program]:
+    subs = []
+    for v in eqn.params.values():
+        if isinstance(v, Program):
+            subs.append(v)
+        elif isinstance(v, tuple):
+            subs.extend(p for p in v if isinstance(p, Program))
+    return subs
+
+
+# ------------------------------------------------------------------------ carry-change
+
+
+def _origin(atom: Any, prog: Program, fallback: SourceInfo | None) -> SourceInfo | None:
+    """The user line of the expression computing `atom` in `prog` (diving into nested
+    calls), else `fallback`."""
+    if not isinstance(atom, Var):
+        return fallback
+    eqn = _producers(prog).get(atom)
+    if eqn is None:
+        return fallback
+    if eqn.primitive.name in _CALLS:
+        for sub in _subs(eqn):
+            if len(sub.outvars) == len(eqn.outputs):
+                i = eqn.outputs.index(atom)
+                return _origin(sub.outvars[i], sub, eqn.source_info or fallback)
+    # a weak->strong convert jax inserted: blame what it converts
+    if eqn.primitive.name == "convert_element_type" and isinstance(eqn.inputs[0], Var):
+        inner = _origin(eqn.inputs[0], prog, None)
+        if inner is not None:
+            return inner
+    return eqn.source_info or fallback
+
+
+def carry_change(program: Program) -> list[Finding]:
+    """Loop carries (while, scan, fori_loop) that enter with another dtype or weak flag
+    than the body returns, and cond/switch branches whose outputs disagree."""
+    out: list[Finding] = []
+    for prog in walk(program):
+        for eqn in prog.equations:
+            name = eqn.primitive.name
+            if name == "while":
+                body = eqn.params["body_jaxpr"]
+                n = eqn.params["body_nconsts"]
+                ins, outs = body.invars[n:], body.outvars
+                _carries(eqn, ins, outs, body, out, "while_loop")
+            elif name == "scan":
+                body = eqn.params["jaxpr"]
+                nc, nk = eqn.params["num_consts"], eqn.params["num_carry"]
+                ins, outs = body.invars[nc : nc + nk], body.outvars[:nk]
+                _carries(eqn, ins, outs, body, out, "scan")
+            elif name == "cond":
+                _branches(eqn, out)
+    return out
+
+
+def _carries(
+    eqn: Equation,
+    ins: Sequence[Var],
+    outs: Sequence[Any],
+    body: Program,
+    out: list[Finding],
+    what: str,
+) -> None:
+    for i, (a, b) in enumerate(zip(ins, outs, strict=True)):
+        if a.aval == b.aval:
+            continue
+        if a.aval.dt is b.aval.dt and a.aval.weak_type and not b.aval.weak_type:
+            why = "the weak initial value is promoted to the body's strong type"
+        else:
+            why = "the body changes it"
+        f = _finding(
+            "carry-change",
+            _origin(b, body, eqn.source_info),
+            f"{what} carry {i} enters as {a.aval} and the body returns {b.aval}: {why}; "
+            f"give the initial value the carry's dtype (e.g. jnp.asarray(init, "
+            f"{b.aval.dt.name}))",
+            operands=(a.aval,),
+            results=(b.aval,),
+        )
+        if f is not None:
+            out.append(f)
+
+
+def _branches(eqn: Equation, out: list[Finding]) -> None:
+    branches = eqn.params.get("branches", ())
+    if len(branches) < 2:
+        return
+    for i, result in enumerate(eqn.outputs):
+        avals = [b.outvars[i].aval for b in branches]
+        if len(set(avals)) == 1:
+            continue
+        # blame the branch whose output differs from the first strong one
+        ref = next((a for a in avals if not a.weak_type), avals[0])
+        k = next(j for j, a in enumerate(avals) if a != ref)
+        shown = ", ".join(str(a) for a in avals)
+        f = _finding(
+            "carry-change",
+            _origin(branches[k].outvars[i], branches[k], eqn.source_info),
+            f"cond output {i} differs between branches ({shown}); jax makes it "
+            f"{result.aval}: give every branch the same dtype",
+            operands=tuple(avals),
+            results=(result.aval,),
+        )
+        if f is not None:
+            out.append(f)
+
+
+# --------------------------------------------------------------------------- weak-flip
+
+
+def weak_flip(
+    program: Program,
+    states: Sequence[tuple[int, list[tuple[str, AbstractValue]], list[int]]],
+    def_line: SourceInfo | None,
+) -> list[Finding]:
+    """State leaves whose output aval differs from the input one. `states` holds, per
+    state argument: its argnum, its input leaves (path, aval) and the indices of its
+    output leaves among the program's outputs."""
+    out = []
+    for argnum, leaves, out_idx in states:
+        for (path, before), k in zip(leaves, out_idx, strict=True):
+            atom = program.outvars[k]
+            after = atom.aval
+            if after == before:
+                continue
+            where = _origin(atom, program, def_line)
+            f = _finding(
+                "weak-flip",
+                where,
+                f"state argument {argnum} leaf {path or '(root)'} goes in as {before} and "
+                f"comes back as {after}: the next call with it recompiles",
+                operands=(before,),
+                results=(after,),
+            )
+            if f is not None:
+                out.append(f)
+    return out

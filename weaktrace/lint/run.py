@@ -1,0 +1,297 @@
+"""``weaktrace.lint``: trace unmodified JAX code with jax, import it, run the rules."""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import itertools
+import re
+import traceback as tb_module
+import types
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import jax
+import numpy as np
+from jax._src import config, source_info_util
+
+from weaktrace.ir.values import AbstractValue, Program, SourceInfo
+from weaktrace.lint import rules
+from weaktrace.lint.hooks import Recorder, recording
+from weaktrace.lint.importer import _PACKAGE_DIR, Meta, aval_of, import_jaxpr
+from weaktrace.lint.report import Finding, LintReport
+
+_RUNS = itertools.count()
+_WIDE = ("float64", "int64", "uint64", "complex128")
+# jax's TypeErrors for loop carries and branch outputs whose types differ
+_CARRY_ERRORS = re.compile(
+    r"(carry input and carry output must have equal types|branches must have equal output "
+    r"types|must have identical types|body_fun output and input must have)"
+)
+
+
+def lint(
+    f: Callable[..., Any],
+    *args: Any,
+    state_argnums: int | Sequence[int] = (),
+    **kwargs: Any,
+) -> LintReport:
+    """Trace ``f(*args, **kwargs)`` with jax (x64 off) and report the dtype problems of
+    unmodified JAX code, each at the user's file and line.
+
+    Finding kinds: ``implicit-promotion``, ``x64-truncation``, ``weak-flip`` (for the
+    arguments in `state_argnums`: the output is the new state, or a tuple whose first
+    ``len(state_argnums)`` elements are the new states), ``carry-change`` and
+    ``literal-overflow``. Arguments are what :func:`jax.jit` accepts (arrays, scalars,
+    pytrees, :class:`jax.ShapeDtypeStruct`).
+
+    >>> import jax.numpy as jnp, weaktrace as wt
+    >>> def f(x, n):
+    ...     return x * 2.0 + n
+    >>> report = wt.lint(f, jnp.zeros(3, jnp.float32), jnp.zeros(3, jnp.int32))
+    >>> [finding.kind for finding in report]
+    ['implicit-promotion']
+    """
+    argnums = (state_argnums,) if isinstance(state_argnums, int) else tuple(state_argnums)
+    bad = [i for i in argnums if not 0 <= i < len(args)]
+    if bad:
+        raise ValueError(f"state_argnums {bad[0]} names no positional argument of {len(args)}")
+    def_line = _def_line(f)
+    findings: list[Finding] = []
+    findings += rules.x64_truncation(Recorder(), _wide_args(args, kwargs), def_line, ())
+    # A fresh value of a trace-context option that only affects HLO metadata: jax's
+    # trace caches miss, so jax really traces (and the hooks see) every call, while
+    # the user's own caches stay as they are.
+    fresh = config.hlo_source_file_canonicalization_regex(f"(?!)weaktrace-lint-{next(_RUNS)}")
+    with jax.enable_x64(False), fresh, recording(False) as rec:
+        try:
+            closed, out_shape = jax.make_jaxpr(f, return_shape=True)(*args, **kwargs)
+        except OverflowError as err:  # a Python int too large for any dtype jax has
+            where = _user_frame(err) or def_line
+            value = re.search(r"value (-?\d+)", str(err))
+            what = f"Python int {value.group(1)}" if value else "a Python int"
+            if where is None:
+                raise
+            findings.append(
+                Finding(
+                    "literal-overflow",
+                    where.file,
+                    where.line,
+                    f"{what} does not fit the dtype it is combined with (jax raises OverflowError)",
+                    function=where.function,
+                )
+            )
+            return LintReport(_sorted(findings), None)
+        except TypeError as err:
+            if not _CARRY_ERRORS.search(str(err)):
+                raise
+            findings += _carry_error(err, def_line)
+            findings += rules.x64_truncation(rec, (), def_line, ())
+            return LintReport(_sorted(findings), None)
+    program, meta = import_jaxpr(closed, def_line)
+    findings += rules.x64_truncation(rec, (), def_line, _wide_consts(f, closed, program))
+    findings += rules.implicit_promotion(program, meta)
+    findings += rules.literal_overflow(program, rec)
+    findings += rules.carry_change(program)
+    if argnums:
+        findings += rules.weak_flip(program, _states(args, argnums, out_shape, program), def_line)
+    return LintReport(_sorted(findings), program)
+
+
+def _sorted(findings: list[Finding]) -> list[Finding]:
+    seen: dict[tuple[str, str, int, str], Finding] = {}
+    for f in findings:
+        seen.setdefault((f.kind, f.file, f.line, f.message), f)
+    return sorted(seen.values(), key=lambda f: (f.file, f.line, f.kind))
+
+
+def _def_line(f: Any) -> SourceInfo | None:
+    """The file and line of the function's ``def`` (through jax.jit and partial)."""
+    fn = f
+    for _ in range(10):
+        if isinstance(fn, functools.partial):
+            fn = fn.func
+        elif hasattr(fn, "__wrapped__"):
+            fn = fn.__wrapped__
+        else:
+            break
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        code = getattr(getattr(type(fn), "__call__", None), "__code__", None)  # noqa: B004
+        if code is None:
+            return None
+    line = code.co_firstlineno
+    try:
+        lines, start = inspect.getsourcelines(code)
+        for i, text in enumerate(lines):
+            if re.match(r"\s*(async\s+)?def\b", text):
+                line = start + i
+                break
+    except (OSError, TypeError):
+        pass
+    return SourceInfo(code.co_filename, line, code.co_name)
+
+
+def _leaf_dtype(x: Any) -> np.dtype | None:
+    if isinstance(x, bool | int | float | complex):
+        return None  # Python scalars are weak
+    dtype = getattr(x, "dtype", None)
+    try:
+        return np.dtype(dtype) if dtype is not None else None
+    except TypeError:
+        return None
+
+
+def _wide_args(args: Sequence[Any], kwargs: dict[str, Any]) -> list[tuple[str, str]]:
+    """Argument leaves with a 64-bit dtype (numpy arrays and scalars, ShapeDtypeStructs)."""
+    found = []
+    leaves, _ = jax.tree_util.tree_flatten_with_path((tuple(args), kwargs))
+    for path, leaf in leaves:
+        dtype = _leaf_dtype(leaf)
+        if dtype is not None and dtype.name in _WIDE:
+            name = _path(path[1:])
+            found.append((name if path[0].idx == 0 else f"keyword {name}", dtype.name))
+    return found
+
+
+def _path(path: Sequence[Any]) -> str:
+    if not path:
+        return ""
+    head, rest = path[0], path[1:]
+    first = str(getattr(head, "idx", getattr(head, "key", head)))
+    return first + jax.tree_util.keystr(tuple(rest))
+
+
+def _candidates(f: Any, depth: int = 3) -> list[np.ndarray | np.generic]:
+    """64-bit numpy arrays and scalars the function (and functions it names) can see."""
+    found: list[Any] = []
+    seen: set[int] = set()
+
+    def visit(fn: Any, level: int) -> None:
+        while isinstance(fn, functools.partial) or hasattr(fn, "__wrapped__"):
+            fn = fn.func if isinstance(fn, functools.partial) else fn.__wrapped__
+        code = getattr(fn, "__code__", None)
+        if code is None or id(code) in seen or level > depth:
+            return
+        seen.add(id(code))
+        if str(code.co_filename).startswith(_PACKAGE_DIR):
+            return
+        values = [c.cell_contents for c in (fn.__closure__ or ()) if _has(c)]
+        glb = getattr(fn, "__globals__", {})
+        values += [glb[n] for n in _names(code) if n in glb]
+        for v in values:
+            if isinstance(v, np.ndarray | np.generic) and v.dtype.name in _WIDE:
+                found.append(v)
+            elif isinstance(v, types.FunctionType | functools.partial):
+                visit(v, level + 1)
+
+    visit(f, 0)
+    return found
+
+
+def _has(cell: Any) -> bool:
+    try:
+        cell.cell_contents  # noqa: B018
+    except ValueError:
+        return False
+    return True
+
+
+def _names(code: types.CodeType) -> list[str]:
+    names = list(code.co_names)
+    for c in code.co_consts:
+        if isinstance(c, types.CodeType):
+            names += _names(c)
+    return names
+
+
+def _wide_consts(f: Any, closed: Any, program: Program) -> list[tuple[SourceInfo | None, str]]:
+    """Constants of the trace that came from 64-bit numpy values, where first used."""
+    if not closed.consts:
+        return []
+    cands = _candidates(f)
+    if not cands:
+        return []
+    out = []
+    for var, c in zip(program.constvars, closed.consts, strict=True):
+        arr = np.asarray(c)
+        for cand in cands:
+            if np.shape(cand) == arr.shape and np.array_equal(np.asarray(cand, arr.dtype), arr):
+                where = next(
+                    (e.source_info for e in program.equations if any(a is var for a in e.inputs)),
+                    None,
+                )
+                shape = "x".join(map(str, arr.shape)) or "scalar"
+                out.append(
+                    (
+                        where,
+                        f"{cand.dtype.name} numpy constant ({shape}) becomes "
+                        f"{arr.dtype.name} with x64 off",
+                    )
+                )
+                break
+    return out
+
+
+def _user_frame(err: BaseException) -> SourceInfo | None:
+    """The innermost frame of the user's code in an exception's traceback."""
+    for fr in reversed(tb_module.extract_tb(err.__traceback__)):
+        if source_info_util.is_user_filename(fr.filename) and not fr.filename.startswith(
+            _PACKAGE_DIR
+        ):
+            return SourceInfo(fr.filename, fr.lineno or 0, fr.name)
+    return None
+
+
+def _carry_error(err: TypeError, def_line: SourceInfo | None) -> list[Finding]:
+    """jax refused a loop or cond whose carry/branch dtypes differ: one finding at the
+    user's line of that loop or cond."""
+    where = _user_frame(err) or def_line
+    detail = [ln.strip() for ln in str(err).splitlines() if "type" in ln and "has type" in ln]
+    msg = (detail[0] if detail else str(err).splitlines()[0]).rstrip(".")
+    if where is None:
+        return []
+    return [
+        Finding(
+            "carry-change",
+            where.file,
+            where.line,
+            f"jax rejects this loop or cond: {msg}",
+            function=where.function,
+        )
+    ]
+
+
+def _states(
+    args: Sequence[Any], argnums: Sequence[int], out_shape: Any, program: Program
+) -> list[tuple[int, list[tuple[str, AbstractValue]], list[int]]]:
+    """Per state argument: its input leaves (path, aval) and its output leaf indices."""
+    counts = [len(jax.tree_util.tree_leaves(a)) for a in args]
+    out_leaves = jax.tree_util.tree_leaves(out_shape)
+    top = out_shape if len(argnums) > 1 else None
+    result = []
+    for k, i in enumerate(argnums):
+        start = sum(counts[:i])
+        paths = jax.tree_util.tree_flatten_with_path(args[i])[0]
+        leaves = [
+            (jax.tree_util.keystr(p), v.aval)
+            for (p, _), v in zip(paths, program.invars[start : start + counts[i]], strict=True)
+        ]
+        in_tree = jax.tree_util.tree_structure(args[i])
+        if len(argnums) == 1:
+            if str(jax.tree_util.tree_structure(out_shape)) == str(in_tree):
+                top = None
+            elif isinstance(out_shape, tuple | list) and out_shape:
+                top = out_shape
+        if top is None:
+            offset, n = 0, len(out_leaves)
+        else:
+            offset = sum(len(jax.tree_util.tree_leaves(o)) for o in top[:k])
+            n = len(jax.tree_util.tree_leaves(top[k]))
+        if n != counts[i]:
+            continue  # the state's structure changed: jax retraces anyway
+        result.append((i, leaves, list(range(offset, offset + n))))
+    return result
+
+
+__all__ = ["LintReport", "Meta", "aval_of", "lint"]
