@@ -10,4 +10,5 @@ from weaktrace.lowering import (  # noqa: F401
     rules_lax,
     rules_math,
     rules_scatter,
+    rules_special,
 )

@@ -1,0 +1,167 @@
+"""Primitives for jax.nn and jax.scipy.special functions whose values or gradients are
+jax's own definitions: custom JVPs (relu at 0, softmax, xlogy, logit ...) and long series
+(zeta, betainc, hyp1f1 ...). weaktrace decides every dtype, weak flag and shape before
+binding (the mirror promotes its operands under the policy); the abstract rules below
+only check what they are given, and the lowering (weaktrace/lowering/rules_special.py)
+calls the jax function on operands that already have the result's dtype."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from weaktrace.core.primitives import (
+    FLOAT,
+    INEXACT,
+    NUMERIC,
+    _def,
+    _require,
+    _same_dtypes,
+    broadcast_shapes,
+)
+from weaktrace.dtypes import registry
+from weaktrace.errors import ShapeError
+from weaktrace.ir.values import AbstractValue, Primitive
+
+_make = AbstractValue.make
+_KINDS_TEXT = {FLOAT: "a real floating dtype", INEXACT: "a floating or complex dtype",
+               NUMERIC: "a number (not bool)", "fc": "a floating or complex dtype",
+               "c": "a complex dtype"}  # fmt: skip
+
+
+def _joined(name: str, avals: Sequence[AbstractValue], kinds: str) -> AbstractValue:
+    dt = _same_dtypes(name, avals)
+    _require(name, avals[0], kinds, _KINDS_TEXT.get(kinds, kinds))
+    shapes = [a[0] for a in avals]
+    shape = broadcast_shapes(name, shapes) if len(set(shapes)) > 1 else shapes[0]
+    return _make(shape, dt, all(a[2] for a in avals))
+
+
+def elementwise(name: str, kinds: str = FLOAT, n_out: int = 1, out: str | None = None) -> Primitive:
+    """An elementwise primitive: operands of one dtype, any static params; `n_out`
+    results of that dtype (or of the complex dtype of the same width if out == "c")."""
+
+    def rule(*avals: AbstractValue, **params: Any) -> list[AbstractValue]:
+        a = _joined(name, avals, kinds)
+        if out == "c":
+            a = _make(a[0], _complex_of(a[1]), a[2])
+        return [a] * n_out
+
+    return _def(name, rule, multiple_results=n_out > 1)
+
+
+def _complex_of(dt: Any) -> Any:
+    return (
+        registry.by_name("complex128" if dt.itemsize == 8 else "complex64")
+        if dt.kind == "f"
+        else dt
+    )
+
+
+def _reduced(shape: tuple[int, ...], axis: tuple[int, ...], keepdims: bool) -> tuple[int, ...]:
+    if keepdims:
+        return tuple(1 if i in axis else d for i, d in enumerate(shape))
+    return tuple(d for i, d in enumerate(shape) if i not in axis)
+
+
+def _along_axes(x: AbstractValue, *rest: AbstractValue, axis: tuple[int, ...],
+                has_where: bool, dtype: Any, weak: bool) -> list[AbstractValue]:  # fmt: skip
+    _require("softmax", x, NUMERIC, "a number (not bool)")
+    if any(not 0 <= a < len(x[0]) for a in axis):
+        raise ShapeError(f"axis {axis} out of range for shape {x[0]}")
+    return [_make(x[0], dtype, weak)]
+
+
+# softmax / log_softmax (x, [where]; where broadcast to x's shape). x keeps its dtype (jax
+# subtracts the maximum in x's own dtype, integers wrap); the result has the inexact
+# `dtype` weaktrace's promotion chose.
+softmax_p = _def("softmax", _along_axes)
+log_softmax_p = _def("log_softmax", _along_axes)
+
+
+def _logsumexp(a: AbstractValue, *rest: AbstractValue, axis: tuple[int, ...], keepdims: bool,
+               return_sign: bool, has_b: bool, has_where: bool) -> list[AbstractValue]:  # fmt: skip
+    _require("logsumexp", a, INEXACT, "a floating or complex dtype")
+    if has_b:
+        _same_dtypes("logsumexp", [a, rest[0]])
+    shape = _reduced(a[0], axis, keepdims)
+    weak = False  # jax's result is strong: its maximum has initial=-inf
+    out = _make(shape, a[1], weak)
+    if not return_sign:
+        return [out]
+    sign_dt = _real_of(a[1]) if a[1].kind == "c" and not has_b else a[1]
+    return [out, _make(shape, sign_dt, weak)]
+
+
+def _real_of(dt: Any) -> Any:
+    return registry.by_name({"complex64": "float32", "complex128": "float64"}.get(dt.name, dt.name))
+
+
+logsumexp_p = _def("logsumexp", _logsumexp, multiple_results=True)
+
+
+def _logmeanexp(x: AbstractValue, *rest: AbstractValue, axis: tuple[int, ...], keepdims: bool,
+                has_where: bool) -> list[AbstractValue]:  # fmt: skip
+    _require("logmeanexp", x, INEXACT, "a floating or complex dtype")
+    return [_make(_reduced(x[0], axis, keepdims), x[1], x[2])]
+
+
+logmeanexp_p = _def("logmeanexp", _logmeanexp)
+
+
+def _bessel_jn(z: AbstractValue, *, v: int, n_iter: int) -> list[AbstractValue]:
+    _require("bessel_jn", z, FLOAT, "a real floating dtype")
+    return [_make((v + 1, *z[0]), z[1], z[2])]
+
+
+bessel_jn_p = _def("bessel_jn", _bessel_jn)
+
+
+def _bernoulli(*, n: int, dtype: Any) -> list[AbstractValue]:
+    return [_make((n + 1,), dtype, False)]
+
+
+bernoulli_p = _def("bernoulli", _bernoulli)
+
+
+def _sph_harm_y(*avals: AbstractValue, diff_n: int, n_max: int) -> list[AbstractValue]:
+    theta, phi = avals[2], avals[3]
+    a = _joined("sph_harm_y", [theta, phi], FLOAT)
+    return [_make(a[0], _complex_of(a[1]), False)]
+
+
+sph_harm_y_p = _def("sph_harm_y", _sph_harm_y)
+
+
+def _log1mexp(x: AbstractValue, *, dtype: Any, weak: bool) -> list[AbstractValue]:
+    # jax negates x in its own dtype (unsigned integers wrap) before exp / expm1
+    _require("log1mexp", x, "uif", "an integer or real floating dtype")
+    return [_make(x[0], dtype, weak)]
+
+
+log1mexp_p = _def("log1mexp", _log1mexp)
+
+
+# name -> (accepted kinds, number of results, result kind) of the elementwise ones.
+ELEMENTWISE: dict[str, tuple[str, int, str | None]] = {
+    # jax.nn (custom JVPs)
+    "relu": (NUMERIC, 1, None), "relu6": (NUMERIC, 1, None),
+    # jax.scipy.special
+    "xlogy": (INEXACT, 1, None), "xlog1py": (INEXACT, 1, None), "entr": (FLOAT, 1, None),
+    "logit": (INEXACT, 1, None), "zeta": (FLOAT, 1, None), "polygamma": (FLOAT, 1, None),
+    "betainc": (FLOAT, 1, None), "gamma": (INEXACT, 1, None), "loggamma": (INEXACT, 1, None),
+    "gammasgn": (FLOAT, 1, None), "beta": (INEXACT, 1, None), "betaln": (FLOAT, 1, None),
+    "factorial": (FLOAT, 1, None), "comb": (FLOAT, 1, None), "boxcox": (FLOAT, 1, None),
+    "boxcox1p": (FLOAT, 1, None), "dawsn": (FLOAT, 1, None), "erfcx": (FLOAT, 1, None),
+    "exp1": (FLOAT, 1, None), "expi": (FLOAT, 1, None), "expn": (FLOAT, 1, None),
+    "fresnel": (FLOAT, 2, None), "hyp1f1": (FLOAT, 1, None), "hyp2f1": (FLOAT, 1, None),
+    "i0": (FLOAT, 1, None), "i1": (FLOAT, 1, None), "kl_div": (FLOAT, 1, None),
+    "rel_entr": (FLOAT, 1, None), "log_ndtr": (FLOAT, 1, None), "ndtr": (FLOAT, 1, None),
+    "ndtri": (FLOAT, 1, None), "multigammaln": (FLOAT, 1, None), "owens_t": (FLOAT, 1, None),
+    "poch": (FLOAT, 1, None), "sici": (FLOAT, 2, None), "spence": (FLOAT, 1, None),
+    "wofz": ("c", 1, None),
+}  # fmt: skip
+
+PRIMS: dict[str, Primitive] = {
+    name: elementwise(name, kinds, n_out, out) for name, (kinds, n_out, out) in ELEMENTWISE.items()
+}
