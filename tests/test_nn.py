@@ -9,6 +9,8 @@ CI runs a deterministic sample of each sweep; ``--run-slow`` runs all of it.
 
 from __future__ import annotations
 
+import itertools
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -131,7 +133,10 @@ UNARY_CASES = [(n, (k,), ((3,), (2, 3))[i % 2]) for n in UNARY for i, k in enume
 
 def _ids(picked: list) -> list[str]:
     kinds = [c[2] if callable(c[1]) else c[1] for c, _ in picked]
-    return [f"{c[0]}-{'-'.join(k)}-{'x64' if x64 else 'x32'}" for (c, x64), k in zip(picked, kinds, strict=True)]
+    return [
+        f"{c[0]}-{'-'.join(k)}-{'x64' if x64 else 'x32'}"
+        for (c, x64), k in zip(picked, kinds, strict=True)
+    ]
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -212,7 +217,7 @@ def _params(seed: int, sizes: tuple[int, ...]) -> list[tuple[np.ndarray, np.ndar
     return [
         (rng.normal(size=(a, b)).astype(np.float32) / np.sqrt(a),
          rng.normal(size=(b,)).astype(np.float32) * 0.1)
-        for a, b in zip(sizes[:-1], sizes[1:], strict=False)
+        for a, b in itertools.pairwise(sizes)
     ]  # fmt: skip
 
 

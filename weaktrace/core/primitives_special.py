@@ -37,15 +37,20 @@ def _joined(name: str, avals: Sequence[AbstractValue], kinds: str) -> AbstractVa
     return _make(shape, dt, all(a[2] for a in avals))
 
 
-def elementwise(name: str, kinds: str = FLOAT, n_out: int = 1, out: str | None = None) -> Primitive:
+def elementwise(
+    name: str, kinds: str, n_out: int = 1, out: str | None = None, weak: bool = True
+) -> Primitive:
     """An elementwise primitive: operands of one dtype, any static params; `n_out`
-    results of that dtype (or of the complex dtype of the same width if out == "c")."""
+    results of that dtype (see ELEMENTWISE for `out`), weak iff `weak` and every operand is."""
 
     def rule(*avals: AbstractValue, **params: Any) -> list[AbstractValue]:
         a = _joined(name, avals, kinds)
+        dt = a[1]
         if out == "c":
-            a = _make(a[0], _complex_of(a[1]), a[2])
-        return [a] * n_out
+            dt = _complex_of(dt)
+        elif out == "f32" and dt.kind == "f" and dt.itemsize < 4:
+            dt = registry.by_name("float32")
+        return [_make(a[0], dt, a[2] and weak)] * n_out
 
     return _def(name, rule, multiple_results=n_out > 1)
 
@@ -86,11 +91,10 @@ def _logsumexp(a: AbstractValue, *rest: AbstractValue, axis: tuple[int, ...], ke
         _same_dtypes("logsumexp", [a, rest[0]])
     shape = _reduced(a[0], axis, keepdims)
     weak = False  # jax's result is strong: its maximum has initial=-inf
-    out = _make(shape, a[1], weak)
     if not return_sign:
-        return [out]
-    sign_dt = _real_of(a[1]) if a[1].kind == "c" and not has_b else a[1]
-    return [out, _make(shape, sign_dt, weak)]
+        return [_make(shape, a[1], weak)]
+    # with return_sign jax takes abs(sum) first: the result is real, the sign complex
+    return [_make(shape, _real_of(a[1]), weak), _make(shape, a[1], weak)]
 
 
 def _real_of(dt: Any) -> Any:
@@ -118,16 +122,22 @@ bessel_jn_p = _def("bessel_jn", _bessel_jn)
 
 
 def _bernoulli(*, n: int, dtype: Any) -> list[AbstractValue]:
+    if n < 0:
+        raise ValueError("bernoulli: n must be a non-negative integer.")
     return [_make((n + 1,), dtype, False)]
 
 
 bernoulli_p = _def("bernoulli", _bernoulli)
 
 
-def _sph_harm_y(*avals: AbstractValue, diff_n: int, n_max: int) -> list[AbstractValue]:
-    theta, phi = avals[2], avals[3]
-    a = _joined("sph_harm_y", [theta, phi], FLOAT)
-    return [_make(a[0], _complex_of(a[1]), False)]
+def _sph_harm_y(*avals: AbstractValue, n_max: int, dtype: Any) -> list[AbstractValue]:
+    n = avals[0]
+    if len(n[0]) != 1:
+        raise ShapeError(f"sph_harm_y: n must be one-dimensional, got shape {n[0]}")
+    for a in avals[:2]:
+        _require("sph_harm_y", a, "iu", "an integer dtype")
+    shape = broadcast_shapes("sph_harm_y", [a[0] for a in avals])
+    return [_make(shape, dtype, False)]
 
 
 sph_harm_y_p = _def("sph_harm_y", _sph_harm_y)
@@ -142,26 +152,36 @@ def _log1mexp(x: AbstractValue, *, dtype: Any, weak: bool) -> list[AbstractValue
 log1mexp_p = _def("log1mexp", _log1mexp)
 
 
-# name -> (accepted kinds, number of results, result kind) of the elementwise ones.
-ELEMENTWISE: dict[str, tuple[str, int, str | None]] = {
+# name -> (accepted kinds, number of results, result dtype rule, weak results?) of the
+# elementwise ones. The result dtype is the operands' (promoted) dtype, or: "c" its complex
+# counterpart, "f32" at least float32 (jax computes owens_t in float32 for half floats).
+# jax's results are strong where its definition mixes in strong constants (gamma, hyp1f1 ...).
+ELEMENTWISE: dict[str, tuple[str, int, str | None, bool]] = {
     # jax.nn (custom JVPs)
-    "relu": (NUMERIC, 1, None), "relu6": (NUMERIC, 1, None),
+    "relu": (NUMERIC, 1, None, True), "relu6": (NUMERIC, 1, None, True),
     # jax.scipy.special
-    "xlogy": (INEXACT, 1, None), "xlog1py": (INEXACT, 1, None), "entr": (FLOAT, 1, None),
-    "logit": (INEXACT, 1, None), "zeta": (FLOAT, 1, None), "polygamma": (FLOAT, 1, None),
-    "betainc": (FLOAT, 1, None), "gamma": (INEXACT, 1, None), "loggamma": (INEXACT, 1, None),
-    "gammasgn": (FLOAT, 1, None), "beta": (INEXACT, 1, None), "betaln": (FLOAT, 1, None),
-    "factorial": (FLOAT, 1, None), "comb": (FLOAT, 1, None), "boxcox": (FLOAT, 1, None),
-    "boxcox1p": (FLOAT, 1, None), "dawsn": (FLOAT, 1, None), "erfcx": (FLOAT, 1, None),
-    "exp1": (FLOAT, 1, None), "expi": (FLOAT, 1, None), "expn": (FLOAT, 1, None),
-    "fresnel": (FLOAT, 2, None), "hyp1f1": (FLOAT, 1, None), "hyp2f1": (FLOAT, 1, None),
-    "i0": (FLOAT, 1, None), "i1": (FLOAT, 1, None), "kl_div": (FLOAT, 1, None),
-    "rel_entr": (FLOAT, 1, None), "log_ndtr": (FLOAT, 1, None), "ndtr": (FLOAT, 1, None),
-    "ndtri": (FLOAT, 1, None), "multigammaln": (FLOAT, 1, None), "owens_t": (FLOAT, 1, None),
-    "poch": (FLOAT, 1, None), "sici": (FLOAT, 2, None), "spence": (FLOAT, 1, None),
-    "wofz": ("c", 1, None),
+    "xlogy": (INEXACT, 1, None, True), "xlog1py": (INEXACT, 1, None, True),
+    "entr": (FLOAT, 1, None, True), "logit": (INEXACT, 1, None, True),
+    "zeta": (FLOAT, 1, None, True), "polygamma": (FLOAT, 1, None, True),
+    "betainc": (FLOAT, 1, None, True), "gamma": (INEXACT, 1, None, False),
+    "loggamma": (INEXACT, 1, None, True), "gammasgn": (FLOAT, 1, None, False),
+    "beta": (FLOAT, 1, None, False), "betaln": (FLOAT, 1, None, True),
+    "factorial": (FLOAT, 1, None, True), "comb": (FLOAT, 1, None, True),
+    "boxcox": (INEXACT, 1, None, True), "boxcox1p": (INEXACT, 1, None, True),
+    "dawsn": (FLOAT, 1, None, False), "erfcx": (INEXACT, 1, None, False),
+    "exp1": (FLOAT, 1, None, False), "expi": (FLOAT, 1, None, False),
+    "expn": (FLOAT, 1, None, False), "fresnel": (FLOAT, 2, None, False),
+    "hyp1f1": (FLOAT, 1, None, False), "hyp2f1": (FLOAT, 1, None, False),
+    "i0": (FLOAT, 1, None, True), "i1": (FLOAT, 1, None, True),
+    "kl_div": (FLOAT, 1, None, True), "rel_entr": (FLOAT, 1, None, True),
+    "log_ndtr": (FLOAT, 1, None, False), "ndtr": (FLOAT, 1, None, False),
+    "ndtri": (FLOAT, 1, None, False), "multigammaln": (FLOAT, 1, None, False),
+    "owens_t": (INEXACT, 1, "f32", False), "poch": (FLOAT, 1, None, False),
+    "sici": (FLOAT, 2, None, False), "spence": (FLOAT, 1, None, False),
+    "wofz": ("c", 1, None, False),
 }  # fmt: skip
 
 PRIMS: dict[str, Primitive] = {
-    name: elementwise(name, kinds, n_out, out) for name, (kinds, n_out, out) in ELEMENTWISE.items()
+    name: elementwise(name, kinds, n_out, out, weak)
+    for name, (kinds, n_out, out, weak) in ELEMENTWISE.items()
 }

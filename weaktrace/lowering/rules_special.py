@@ -12,7 +12,9 @@ import jax.scipy.special as jsp
 from weaktrace.core import primitives_special as S
 from weaktrace.ir.values import lowering_rules
 
-_NN = {"relu": jax.nn.relu, "relu6": jax.nn.relu6}
+# jax.lax.polygamma: jsp.polygamma checks that n has an integer dtype before promoting it,
+# the mirror checks that and hands over n promoted.
+_NN = {"relu": jax.nn.relu, "relu6": jax.nn.relu6, "polygamma": jax.lax.polygamma}
 
 
 def _elementwise(fn: Any, multiple: bool) -> Any:
@@ -54,10 +56,10 @@ def _logmeanexp(x: Any, *rest: Any, axis: Any, keepdims: bool, has_where: bool) 
 lowering_rules[S.log1mexp_p] = lambda x, *, dtype, weak: jax.nn.log1mexp(x)
 lowering_rules[S.softmax_p] = _softmax
 lowering_rules[S.log_softmax_p] = _log_softmax
-lowering_rules[S.logsumexp_p] = _logsumexp  # type: ignore[assignment]
+lowering_rules[S.logsumexp_p] = _logsumexp
 lowering_rules[S.logmeanexp_p] = _logmeanexp
 lowering_rules[S.bessel_jn_p] = lambda z, *, v, n_iter: jsp.bessel_jn(z, v=v, n_iter=n_iter)
 lowering_rules[S.bernoulli_p] = lambda *, n, dtype: jsp.bernoulli(n).astype(dtype.numpy)
-lowering_rules[S.sph_harm_y_p] = lambda n, m, theta, phi, *, diff_n, n_max: jsp.sph_harm_y(
-    n, m, theta, phi, diff_n=diff_n, n_max=n_max
+lowering_rules[S.sph_harm_y_p] = lambda n, m, theta, phi, *, n_max, dtype: jsp.sph_harm_y(
+    n, m, theta, phi, n_max=n_max
 )

@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from weaktrace import lax as wlax
-from weaktrace import numpy as wnp
+from weaktrace import lax as _lax
+from weaktrace import numpy as _numpy
 from weaktrace.core import primitives as P
 from weaktrace.core import primitives_lax as L
 from weaktrace.core import primitives_special as S
@@ -36,6 +36,8 @@ from weaktrace.numpy._core import (
 from weaktrace.scipy._special_core import along_axes
 from weaktrace.scipy._special_core import logsumexp as _logsumexp
 
+wnp: Any = _numpy  # the mirror namespaces fill their globals from their export tables
+wlax: Any = _lax
 EXPORTS: dict[str, Callable[..., Any]] = {}
 export = exporter(EXPORTS)
 

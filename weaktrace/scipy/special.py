@@ -12,11 +12,14 @@ from __future__ import annotations
 import operator
 from typing import Any
 
+import numpy as np
+
+from weaktrace.core import primitives as P
 from weaktrace.core import primitives_lax as L
 from weaktrace.core import primitives_special as S
-from weaktrace.core.promotion import bind_n
 from weaktrace.errors import InvalidInputError, OperandTypeError
-from weaktrace.numpy._core import context, operand, promote_args
+from weaktrace.ir.values import AbstractValue
+from weaktrace.numpy._core import bind, context, operand, promote_args
 from weaktrace.scipy._special_core import EXPORTS, export, inexact
 from weaktrace.scipy._special_core import log_softmax as log_softmax
 from weaktrace.scipy._special_core import logsumexp as logsumexp
@@ -122,7 +125,6 @@ fresnel = _unary("fresnel")
 sici = _unary("sici")
 i0 = _unary("i0")
 i1 = _unary("i1")
-spence = _unary("spence")
 
 xlogy = _binary("xlogy", "x", "y")
 xlog1py = _binary("xlog1py", "x", "y")
@@ -217,6 +219,12 @@ def _f32_or_f64(name: str, x: Any, **params: Any) -> Any:
 
 
 @export
+def spence(x: Any) -> Any:
+    """``jax.scipy.special.spence``: float32 or float64 only, as jax."""
+    return _f32_or_f64("spence", x)
+
+
+@export
 def ndtr(x: Any) -> Any:
     """``jax.scipy.special.ndtr``: float32 or float64 only, as jax."""
     return _f32_or_f64("ndtr", x)
@@ -251,11 +259,39 @@ def bessel_jn(z: Any, *, v: int, n_iter: int = 50) -> Any:
 
 
 @export
+def sph_harm_y(
+    n: Any, m: Any, theta: Any, phi: Any, diff_n: int | None = None, n_max: int | None = None
+) -> Any:
+    """``jax.scipy.special.sph_harm_y``: spherical harmonics of degree n (1-D integers)
+    and order m, complex. ``n_max`` must be given inside a trace (as under jax.jit)."""
+    if diff_n is not None:
+        raise NotImplementedError(
+            "The 'diff_n' argument to jax.scipy.special.sph_harm_y is not supported."
+        )
+    b = context(n, m, theta, phi)
+    if n_max is None:
+        if not b.eager:
+            raise InvalidInputError(
+                "sph_harm_y: n_max must be statically specified inside a trace (as under "
+                "jax.jit): pass n_max=..."
+            )
+        n_max = int(np.max(np.asarray(n)))
+    ops = [operand(v, b) for v in (n, m, theta, phi)]
+    if ops[2].aval[0] == ():
+        ops[2] = bind(P.reshape_p, ops[2], new_sizes=(1,))
+    # jax's Legendre table has the default float dtype (strong): it joins theta and phi
+    table = AbstractValue.make((), b.policy.defaults["f"], False)
+    dt = b.policy.promote("sph_harm_y", [table, *(o.aval for o in ops[1:])], "complex")[0]
+    params = {"n_max": operator.index(n_max), "dtype": dt}
+    return b.emit(S.sph_harm_y_p, tuple(ops), params)
+
+
+@export
 def bernoulli(n: int) -> Any:
     """``jax.scipy.special.bernoulli``: the first n + 1 Bernoulli numbers."""
     b = context()
     params = {"n": operator.index(n), "dtype": b.policy.defaults["f"]}
-    return bind_n(S.bernoulli_p, b, [], params)[0]
+    return b.emit(S.bernoulli_p, (), params)
 
 
 __all__ = sorted(EXPORTS)
