@@ -10,5 +10,6 @@ from weaktrace.lowering import (  # noqa: F401
     rules_lax,
     rules_math,
     rules_scatter,
+    rules_special,
     rules_window,
 )
