@@ -77,8 +77,6 @@ def _same(got, ref, where: str) -> None:
 
 # Programs that need a mirror not merged yet: strict xfails, removed as each lands.
 PENDING = {
-    "attention": "weaktrace.nn",
-    "mlp_xent": "weaktrace.nn",
     "mandelbrot": "weaktrace.numpy.linspace",
     "topk": "weaktrace.numpy.argsort",
     "gather_scatter": "weaktrace.numpy.argsort",
