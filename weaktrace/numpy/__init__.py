@@ -21,6 +21,7 @@ from weaktrace.numpy import (  # noqa: F401  (each module exports its functions)
     methods,  # installs the tracer operators
     quantiles,
     reductions,
+    sets,
     shapes,
     sorting,
     statistics,
