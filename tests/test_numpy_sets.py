@@ -59,6 +59,13 @@ CALLS: list[tuple[str, Fn, tuple[str, str]]] = [
      ("uint16", "uint16")),
     ("setdiff1d float", lambda m, a, b: m.setdiff1d(a, b, size=10), ("float32", "int8")),
     ("setdiff1d empty", lambda m, a, b: m.setdiff1d(a[:0], b, size=2), ("float32", "int8")),
+    ("select", lambda m, a, b: m.select([a > 0, b > 0], [a, b]), ("float32", "int8")),
+    ("select default", lambda m, a, b: m.select([a > 0.5, b], [b, 2.5], default=a[0]),
+     ("bfloat16", "uint8")),
+    ("select weak", lambda m, a, b: m.select([b], [3], default=1.5), ("int8", "py_bool")),
+    ("select lengths", lambda m, a, b: m.select([a > 0], [a, b]), ("float32", "int8")),
+    ("select empty", lambda m, a, b: m.select([], []), ("float32", "int8")),
+    ("select complex", lambda m, a, b: m.select([a != 0], [a], default=b), ("complex64", "int16")),
 ]  # fmt: skip
 
 # Where weaktrace disagrees with jax: label -> reason. None known.

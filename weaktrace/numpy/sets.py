@@ -21,6 +21,7 @@ from weaktrace.numpy._core import (
     Context,
     P,
     axis_arg,
+    broadcast_to,
     context,
     convert,
     emit,
@@ -29,6 +30,8 @@ from weaktrace.numpy._core import (
     lit,
     operand,
     promote,
+    result_shape,
+    to_bool,
 )
 from weaktrace.numpy.reductions import all as _all
 from weaktrace.numpy.reductions import any as _any
@@ -286,3 +289,23 @@ def setdiff1d(ar1: Any, ar2: Any, assume_unique: bool = False, *, size: int | No
                      False)  # fmt: skip
     picked = x1[nonzero(mask, size=size)[0]]
     return where(_iota(b, b.policy.user_dtype(int), (size,), 0) < _sum(mask), picked, fill)
+
+
+@export
+def select(condlist: Any, choicelist: Any, default: Any = 0) -> Any:
+    """``jax.numpy.select``: the choice of the first true condition, else `default`
+    (the choices and the default promoted together, everything broadcast)."""
+    if len(condlist) != len(choicelist):
+        raise InvalidInputError(
+            f"condlist must have length equal to choicelist ({len(condlist)} vs {len(choicelist)})"
+        )
+    if len(condlist) == 0:
+        raise InvalidInputError("condlist must be non-empty")
+    b = context(*condlist, *choicelist, default)
+    choices = promote(b, "select", [_op(c, b) for c in (default, *choicelist)])
+    conds = [to_bool(_op(c, b)) for c in condlist]
+    shape = result_shape("select", [x.aval.shape for x in (*conds, *choices)])
+    out = broadcast_to(choices[0], shape)
+    for cond, choice in zip(conds[::-1], choices[:0:-1], strict=True):
+        out = where(cond, choice, out)
+    return broadcast_to(out, shape)
