@@ -268,8 +268,10 @@ def union1d(ar1: Any, ar2: Any, *, size: int | None = None, fill_value: Any = No
 
 
 @export
-def setdiff1d(ar1: Any, ar2: Any, assume_unique: bool = False, *, size: int | None = None,
-              fill_value: Any = None) -> Any:  # fmt: skip
+def setdiff1d(
+    ar1: Any, ar2: Any, assume_unique: bool = False, *, size: int | None = None,
+    fill_value: Any = None,
+) -> Any:  # fmt: skip
     """``jax.numpy.setdiff1d``: the unique values of ar1 not in ar2."""
     b = context(ar1, ar2, fill_value)
     x1: Any = reshape(_op(ar1, b), (-1,))
