@@ -19,8 +19,11 @@ from weaktrace.numpy import (  # noqa: F401  (each module exports its functions)
     math,
     math_arrays,
     methods,  # installs the tracer operators
+    quantiles,
     reductions,
+    sets,
     shapes,
+    sorting,
     statistics,
     ufuncs,
 )
