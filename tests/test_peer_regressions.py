@@ -147,3 +147,12 @@ def test_numpy_where_wraps_and_ufuncs_raise_on_python_ints():
 @pytest.mark.parametrize(("a", "b"), [(bool, np.int8), (int, float), (np.float16, bool)])
 def test_numpy_promote_types_reads_python_types_as_numpy_does(a, b):
     assert wt.promote_types(a, b, policy="numpy") == np.promote_types(a, b)
+
+
+@pytest.mark.parametrize("x64", [False, True])
+@pytest.mark.parametrize(("base", "exp"), [("float16", "uint16"), ("bfloat16", "int8")])
+def test_strict_weak_float_base_keeps_its_dtype_in_power(x64, base, exp):
+    a = jax.ShapeDtypeStruct((), base, weak_type=True)
+    b = jax.ShapeDtypeStruct((), exp, weak_type=True)
+    with jax.enable_x64(x64), jax.numpy_dtype_promotion("strict"):
+        assert _avals(lambda x, y: x**y, a, b) == _jax_avals(lambda x, y: x**y, a, b)

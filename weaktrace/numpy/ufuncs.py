@@ -463,8 +463,9 @@ def power(x1: Any, x2: Any, /) -> Any:
                 "convert to int8 or wider first, or use a concrete integer exponent."
             )
         return _pow_int_int(b, p1, p2)
-    if kind(a1) in "fc" and kind(a2) in "iu" and p1.aval[1] is a1.aval[1]:
-        return emit(P.pow_p, a1, a2)  # a float base keeps an integer exponent (lax.pow)
+    if kind(a1) in "fc" and kind(a2) in "iu":
+        if b.policy.float_base_keeps_dtype or p1.aval[1] is a1.aval[1]:
+            return emit(P.pow_p, a1, a2)  # a float base keeps an integer exponent (lax.pow)
     return emit(P.pow_p, p1, p2)
 
 
