@@ -156,3 +156,50 @@ def test_strict_weak_float_base_keeps_its_dtype_in_power(x64, base, exp):
     b = jax.ShapeDtypeStruct((), exp, weak_type=True)
     with jax.enable_x64(x64), jax.numpy_dtype_promotion("strict"):
         assert _avals(lambda x, y: x**y, a, b) == _jax_avals(lambda x, y: x**y, a, b)
+
+
+@pytest.mark.parametrize(("base", "exp"), [(0.0, 2**31), (1j, 1), (2.5, True)])
+def test_numpy_power_of_two_python_scalars_is_strong(base, exp):
+    got = wt.trace(lambda x, y: x**y, policy="numpy").trace(base, exp).out_avals
+    want = np.power(base, exp)
+    assert (got.dtype, got.weak_type) == (want.dtype, False)
+
+
+@pytest.mark.parametrize(
+    ("dt", "lo", "hi"),
+    [("uint64", -129, None), ("int8", None, 300), ("int8", -300, None), ("int8", None, -300)],
+)
+def test_numpy_clip_drops_python_int_bounds_beyond_the_dtype(dt, lo, hi):
+    x = np.arange(3).astype(dt)
+    f = wt.trace(lambda a: wnp.clip(a, lo, hi), policy="numpy")
+    try:
+        want = np.clip(x, lo, hi)
+    except OverflowError:
+        with pytest.raises(OverflowError):
+            f(x)
+        return
+    got = f(x)
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(np.asarray(got), want)
+
+
+@pytest.mark.parametrize("k", [3, 256, -1])
+@pytest.mark.parametrize("fn", ["full_like", "array"])
+def test_numpy_python_int_arguments_converted_to_a_dtype_are_checked(fn, k):
+    x = np.ones(2, np.uint8)
+    ours = {
+        "full_like": lambda a, s: wnp.full_like(a, s),
+        "array": lambda a, s: wnp.array(s, a.dtype),
+    }
+    theirs = {
+        "full_like": lambda a, s: np.full_like(a, s),
+        "array": lambda a, s: np.array(s, a.dtype),
+    }
+    f = wt.trace(ours[fn], policy="numpy")
+    try:
+        want = theirs[fn](x, k)
+    except OverflowError:
+        with pytest.raises(OverflowError):
+            f(x, k)
+        return
+    np.testing.assert_array_equal(np.asarray(f(x, k)), want)

@@ -860,21 +860,6 @@ def _power_half(case: Case) -> bool:
 KNOWN_MISMATCHES: list[Known] = [
     # -- promote_types / result_type (weaktrace/dtypes/policies.py) --
     Known(
-        "result-type-of-scalar-types",
-        "wt.result_type(np.float32, 0.0, policy=numpy) crashes: 'getset_descriptor' object is "
-        "not iterable (policies._arg_aval takes a class with .dtype and .shape attributes for "
-        "an array)",
-        ("result_type",),
-        lambda c: any(s.form == "type" for s in c.args),
-    ),
-    Known(
-        "python-types-as-dtypes",
-        "numpy takes int, float, complex as dtypes (np.dtype(int) is int64); weaktrace raises "
-        "'weak kinds take part through values, not dtypes' (policies._as_dtype)",
-        ("promote_types", "result_type"),
-        lambda c: any(s.form == "pytype" and s.payload is not bool for s in c.args),
-    ),
-    Known(
         "result-type-of-a-lone-big-int",
         "np.result_type(2**63) is uint64 and np.result_type(2**64) object (a lone Python int "
         "is converted by value); weaktrace gives int64 (policies._weak_value stands 0 for it)",
@@ -899,14 +884,6 @@ KNOWN_MISMATCHES: list[Known] = [
             and all(_fits(o.value, np.dtype("int64")) for o in (c.a, c.b))
         ),
     ),
-    Known(
-        "uint64-vs-signed-comparison",
-        "numpy compares uint64 with signed ints exactly (its loop is (uint64, int64) -> bool); "
-        "NumpyRules.promote keeps only the first input dtype of the loop, so the signed side "
-        "is converted to uint64 and -1 becomes 2**64 - 1 (np.uint64 array < -1 is True)",
-        ("strong", "python", "alias", "upstream"),
-        _uint64_vs_signed,
-    ),
     # -- Python ints --
     Known(
         "comparison-with-int-beyond-float64",
@@ -922,46 +899,6 @@ KNOWN_MISMATCHES: list[Known] = [
         "converts the constant straight to bool (numpy's loop is '??->?') and gives a value",
         ("python", "pypy"),
         _logical_big_int,
-    ),
-    Known(
-        "dynamic-python-int-out-of-range",
-        "a Python int passed as a dynamic argument is not checked against the dtype it meets "
-        "when the call runs: f(np.ones(2, uint8), 256) returns values where numpy raises "
-        "OverflowError, and comparisons use the wrapped int (api.abstractify / the jitted call)",
-        ("python", "func", "upstream"),
-        _dynamic_int_wraps,
-    ),
-    Known(
-        "creation-wraps-python-ints",
-        "wnp.array/asarray([256], 'uint8') wrap an out-of-range Python int constant where numpy "
-        "raises OverflowError (weaktrace/numpy.py array: astype without NEP 50's check)",
-        ("func", "upstream"),
-        lambda c: (
-            c.op in ("array([s], dtype)", "asarray([s], dtype)")
-            and c.b.how == "lit"
-            and c.b.dtype is int
-            and c.a.dtype.kind in "iu"
-            and not _fits(c.b.value, c.a.dtype)
-            and _fits(c.b.value, np.dtype("int64"))
-        ),
-    ),
-    Known(
-        "python-int-constants-through-int64",
-        "Python int constants outside int64 in a list or concatenate go through int64: "
-        "wnp.array([2**64 - 1], 'uint64') and wnp.array([2**63], 'float16') raise 'Python int "
-        "too large to convert to C long', and wnp.concatenate([float16_array, 2**64 - 1], "
-        "axis=None) holds -1.0; numpy converts the int to the dtype",
-        ("func", "upstream"),
-        _big_int_constant,
-    ),
-    Known(
-        "where-clip-out-of-range-constants",
-        "numpy's where wraps an out-of-range Python int (np.where(c, int8_array, 300) holds "
-        "44) and clip accepts a bound outside the dtype's range that changes nothing "
-        "(np.clip(int8_array, None, 128)); weaktrace raises OverflowError for these constants "
-        "(weaktrace/numpy.py where, clip: NEP 50's check of the constant)",
-        ("func",),
-        _where_clip_constants,
     ),
     Known(
         "clip-rejects-complex",
@@ -1051,21 +988,6 @@ KNOWN_MISMATCHES: list[Known] = [
         _power_half,
     ),
     Known(
-        "power-follows-jax",
-        "power under the numpy policy keeps jax.numpy.power's dtype rules: float16 ** int32 is "
-        "float16 (numpy float64), bool ** True int64 (numpy int8), a Python float base stays "
-        "weak",
-        ("strong", "python", "pypy", "alias", "upstream"),
-        lambda c: c.op == "power" and _power_follows_jax(c),
-    ),
-    Known(
-        "power-integer-pow-skips-numpy",
-        "a constant integer exponent goes to integer_pow unchecked: np.uint8(3) ** 1000 raises "
-        "OverflowError in numpy and not in weaktrace",
-        ("strong", "python", "pypy", "alias", "upstream"),
-        lambda c: c.op == "power" and _power_skips_numpy_checks(c),
-    ),
-    Known(
         "power-six-steps",
         "integer power with a traced exponent runs six steps of binary exponentiation "
         "(_pow_int_int, as jax.numpy): exponents >= 64 give wrong values",
@@ -1077,20 +999,10 @@ KNOWN_MISMATCHES: list[Known] = [
 
 _WHERE_CLIP = tuple(f for f in FUNCS if f.startswith(("where", "clip")))
 _OPS = {
-    "result-type-of-scalar-types": ("result_type",),
-    "python-types-as-dtypes": ("promote_types", "result_type"),
     "result-type-of-a-lone-big-int": ("result_type",),
     "two-python-ints-compared-as-objects": COMPARISONS,
-    "uint64-vs-signed-comparison": COMPARISONS,
     "comparison-with-int-beyond-float64": COMPARISONS,
     "logical-ops-with-int-beyond-int64": ("logical_and", "logical_or", "logical_xor"),
-    "creation-wraps-python-ints": ("array([s], dtype)", "asarray([s], dtype)"),
-    "python-int-constants-through-int64": (
-        "array([s], dtype)",
-        "asarray([s], dtype)",
-        "concatenate([x, s])",
-    ),
-    "where-clip-out-of-range-constants": _WHERE_CLIP,
     "clip-rejects-complex": tuple(f for f in _WHERE_CLIP if f.startswith("clip")),
     "constant-integer-division-by-zero-kills-the-process": ("floor_divide",),
     "integer-division-by-zero": ("floor_divide",),
@@ -1099,8 +1011,6 @@ _OPS = {
     "xla-bool-times-non-finite": ("multiply", "true_divide"),
     "xla-reciprocal-flushes": ("true_divide", "floor_divide"),
     "numpy-power-fast-paths": ("power",),
-    "power-follows-jax": ("power",),
-    "power-integer-pow-skips-numpy": ("power",),
     "power-six-steps": ("power",),
 }
 KNOWN_MISMATCHES = [k._replace(ops=_OPS.get(k.id)) for k in KNOWN_MISMATCHES]

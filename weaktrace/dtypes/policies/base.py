@@ -71,6 +71,9 @@ class Policy:
     # the join differs, e.g. two weak operands under strict promotion); elsewhere the
     # base is raised in the joined dtype.
     float_base_keeps_dtype: bool = False
+    # clip(int_array, lo, hi): NumPy drops a Python int bound beyond the array dtype's
+    # range (it cannot change a value) instead of converting it.
+    clip_drops_unreachable_int_bounds: bool = False
     defaults: dict[str, DType] = DEFAULTS_X64
 
     # -- the public face ------------------------------------------------------------
