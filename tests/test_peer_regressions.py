@@ -203,3 +203,22 @@ def test_numpy_python_int_arguments_converted_to_a_dtype_are_checked(fn, k):
             f(x, k)
         return
     np.testing.assert_array_equal(np.asarray(f(x, k)), want)
+
+
+_TORCH_ORDER = {"lt": torch.lt, "ge": torch.ge, "maximum": torch.maximum, "minimum": torch.minimum}
+_WT_ORDER = {
+    "lt": wnp.less,
+    "ge": wnp.greater_equal,
+    "maximum": wnp.maximum,
+    "minimum": wnp.minimum,
+}
+
+
+@pytest.mark.parametrize("op", sorted(_TORCH_ORDER))
+@pytest.mark.parametrize("other", [np.ones(2, np.int8), np.array(2.5), np.ones(2, np.complex64)])
+def test_torch_refuses_to_order_complex_values(op, other):
+    x = np.ones(2, np.complex64)
+    with pytest.raises(RuntimeError):
+        _TORCH_ORDER[op](torch.from_numpy(x), torch.from_numpy(other))
+    with pytest.raises(wt.WeaktraceError):
+        wt.trace(_WT_ORDER[op], policy="torch").trace(x, other)

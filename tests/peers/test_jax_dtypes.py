@@ -47,7 +47,6 @@ from tests.peers._jax_cases import (
     compare,
     compare_arrays,
     concrete_forms,
-    default_dtype,
     explicit_x64_values,
     is_x64,
     jax_avals,
@@ -665,28 +664,6 @@ FAMILIES: dict[str, Family] = {
 _SUB_BYTE_INTS = {"int1", "int2", "int4", "uint1", "uint2", "uint4"}
 _SMALL_FLOATS = {d.name for d in ALL_DTYPES if d.name.startswith("float") and d.itemsize == 1}
 _SMALL = _SUB_BYTE_INTS | _SMALL_FLOATS
-# the operations whose promotion weaktrace skips when both operands have one aval
-_SAME_AVAL_SHORTCUT = {"add", "sub", "maximum", "and", "x+x"}
-
-
-def _strict_same_weak(case: Case) -> bool:
-    """strict promotion, operands all weak of one dtype that is not the default of its
-    weak kind (jax: ~u8 + ~u8 joins i* with i*, giving the default int)."""
-    if not case.mode.strict or case.op not in _SAME_AVAL_SHORTCUT:
-        return False
-    dts = {f.dtype for f in case.args}
-    if not all(f.weak for f in case.args) or len(dts) != 1:
-        return False
-    (dt,) = dts
-    if dt is None or dt == np.dtype(bool):
-        return False
-    if case.args[0].kind == "jax" and not case.mode.x64 and case.mode.explicit != "allow":
-        with jax.enable_x64(False):  # made as a 32-bit array: 64-bit dtypes are truncated
-            dt = np.dtype(jax.dtypes.canonicalize_dtype(dt))
-    kind = weak_kind(dt)
-    if case.op == "and" and kind != "i":
-        return False  # bitwise on inexact values: both raise
-    return dt != default_dtype(kind, case.mode.x64)
 
 
 def _pow_sub_byte(case: Case) -> bool:
@@ -724,24 +701,7 @@ def _weak_sub_byte_result(case: Case) -> bool:
     )
 
 
-def _explicit_64(case: Case) -> bool:
-    """x64 off, jax_explicit_x64_dtypes 'allow' or 'error', and a 64-bit dtype the user
-    names (a dtype, scalar type, name, array made with dtype=, or such a jax array joined
-    with another operand)."""
-    named = ("dtype", "sctype", "str", "jnparray") + (("jax",) if len(case.args) > 1 else ())
-    return case.mode.explicit != "warn" and any(
-        f.kind in named and is_x64(f.name) for f in case.args
-    )
-
-
-def _sds_64(case: Case) -> bool:
-    """x64 off and a ShapeDtypeStruct of a 64-bit dtype traced."""
-    return not case.mode.x64 and any(f.kind == "sds" and is_x64(f.name) for f in case.args)
-
-
-_X32, _X32_STRICT, _X64_STRICT = Mode(False, False), Mode(False, True), Mode(True, True)
-_ALLOW, _ALLOW_STRICT = Mode(False, False, "allow"), Mode(False, True, "allow")
-_F64, _C128 = np.dtype("float64"), np.dtype("complex128")
+_X32 = Mode(False, False)
 
 
 def _jax(name: str, weak: bool = False, shape: tuple[int, ...] = ()) -> Form:
@@ -750,67 +710,23 @@ def _jax(name: str, weak: bool = False, shape: tuple[int, ...] = ()) -> Form:
 
 KNOWN_MISMATCHES: tuple[Known, ...] = (
     Known(
-        "strict-same-weak-operands",
-        "strict: two weak operands of one non-default dtype keep it (jax: the default dtype "
-        "of the weak kind, e.g. ~u8 + ~u8 -> ~int32): weaktrace/numpy.py _promote returns "
-        "the operands unchanged when their (dtype, weak_type) agree",
-        ("binary", "explicit_binary", "non_promotion", "values"),
-        _strict_same_weak,
-        (
-            Case("non_promotion", _X32_STRICT, "x+x", (_jax("uint8", True),)),
-            Case("non_promotion", _X64_STRICT, "x+x", (_jax("float32", True),)),
-            Case("binary", _X32_STRICT, "add", (Form("sds", "uint8", True),) * 2),
-            Case("explicit_binary", _ALLOW_STRICT, "add", (_jax("bfloat16", True),) * 2),
-            Case("values", _X32_STRICT, "add", (_jax("uint8", True),) * 2),
+        "explicit-x64-constants-lowered-32-bit",
+        "x64 off, jax_explicit_x64_dtypes='allow': a 64-bit constant made inside the trace "
+        "(wnp.array(1.0, dtype='float64')) traces as f64 but compiles to float32 (or fails "
+        "in lax.add against a float64 argument): weaktrace/core/literals.py jax_literal "
+        "hands a strong literal to jax as a numpy scalar, which jax canonicalizes to 32 bits",
+        ("binary_promotion",),
+        lambda case: (
+            case.mode.explicit == "allow"
+            and any(f.kind == "jnparray" and is_x64(f.name) for f in case.args)
         ),
-    ),
-    Known(
-        "sds-x64-not-canonicalized",
-        "x64 off: a 64-bit ShapeDtypeStruct enters the trace as 64-bit (jax silently makes "
-        "it 32-bit): f64 + f64 stays f64, f64 + f16 is f32 but warns, a // a fails inside "
-        "weaktrace: weaktrace/api.py abstractify keeps x.dtype for a ShapeDtypeStruct",
-        ("binary", "explicit_binary", "observed_table", "non_promotion"),
-        _sds_64,
         (
-            Case("binary", _X32, "floordiv", (sds(_F64), sds(_F64))),
-            Case("binary", _X32, "add", (sds(_F64), sds(_F64))),
-            Case("binary", _X32, "add", (sds(_F64), sds(np.dtype("float16")))),  # warns
-            Case("non_promotion", _X32, "x+x", (Form("sds", "float64"),)),
-            Case("observed_table", _X32, "sds", (Form("sds", "int64"), Form("sds", "bool"))),
-            Case("explicit_binary", _ALLOW, "add", (py(bool), sds(_C128))),
-        ),
-    ),
-    Known(
-        "explicit-x64-mode-ignored",
-        "jax_explicit_x64_dtypes 'allow' and 'error' behave as 'warn' (64-bit dtypes named "
-        "by the user are truncated to 32-bit with a warning): weaktrace/dtypes/jax_rules.py "
-        "_explicit looks for 'allow' in str(jax.config.jax_explicit_x64_dtypes), which is "
-        "str() of an IntEnum: '3'",
-        (
-            "single_arg",
-            "result_type_pairs",
-            "binary_promotion",
-            "observed_table",
-            "table_values",
-            "casts",
-            "cast_values",
-            "explicit_binary",
-        ),
-        _explicit_64,
-        (
-            Case("observed_table", _ALLOW, "jax", (_jax("int64"), _jax("bool"))),
-            Case("single_arg", _ALLOW, "result_type", (Form("dtype", "int64"),)),
             Case(
-                "single_arg", Mode(False, False, "error"), "result_type", (Form("str", "float64"),)
+                "binary_promotion",
+                Mode(False, False, "allow"),
+                "add",
+                (Form("jnparray", "float64"), Form("jnparray", "-")),
             ),
-            Case(
-                "result_type_pairs", _ALLOW, "result_type", (Form("dtype", "complex128"), py(bool))
-            ),
-            Case("binary_promotion", _ALLOW, "add", (Form("jnparray", "float64"), py(float))),
-            Case("table_values", _ALLOW, "add", (_jax("complex128"), py(complex))),
-            Case("casts", _ALLOW, "array", (_jax("float32"), Form("sctype", "complex128"))),
-            Case("cast_values", _ALLOW, "array", (_jax("float32"), Form("sctype", "complex128"))),
-            Case("explicit_binary", _ALLOW, "add", (_jax("complex128", shape=(2,)), py(bool))),
         ),
     ),
     Known(
@@ -1005,21 +921,3 @@ def test_explicit_x64_option_takes_the_values_used_here() -> None:
         with jax_config(mode):
             assert jax.config.jax_explicit_x64_dtypes.name.lower() == mode.explicit
     assert jax.config.jax_explicit_x64_dtypes.name.lower() == "warn"
-
-
-def test_known_mismatch_helpers_follow_jax() -> None:
-    """`weak_kind` / `default_dtype` (used to select the strict-same-weak group) say what
-    jax's strict join of two weak values of a dtype gives."""
-    checked = 0
-    for x64, dt in itertools.product((False, True), ALL_DTYPES):
-        form = Form("jax", dt.name, True)
-        mode = Mode(x64, True)
-        if dt == np.dtype(bool) or not buildable(form, mode):
-            continue
-        with jax_config(mode):
-            w = form.build()
-            got = jax.dtypes.result_type(w, w, return_weak_type_flag=True)
-        assert got == (default_dtype(weak_kind(dt), x64), True), (dt, x64, got)
-        checked += 1
-    assert checked > 40
-    assert is_x64("float64") and not is_x64("float32") and not is_x64("int")

@@ -901,6 +901,21 @@ KNOWN_MISMATCHES: list[Known] = [
         _logical_big_int,
     ),
     Known(
+        "array-of-a-list-of-python-int-arguments",
+        "wnp.array([s], 'uint8') with s a Python int argument (not a constant) does not check "
+        "s against the dtype per call: f(256) gives [0] where numpy raises OverflowError "
+        "(weaktrace/numpy/creation.py _array_operand stacks the elements first, so the "
+        "conversion no longer meets the argument itself; jnp.array converts each element)",
+        ("func",),
+        lambda c: (
+            c.op in ("array([s], dtype)", "asarray([s], dtype)")
+            and c.b.how == "arg"
+            and c.b.dtype is int
+            and c.a.dtype.kind in "iu"
+            and not _fits(c.b.value, c.a.dtype)
+        ),
+    ),
+    Known(
         "clip-rejects-complex",
         "clip with a complex array or bound raises OperandTypeError ('complex numbers have no "
         "order'); numpy clips complex values in its lexicographic order (weaktrace/numpy.py "
@@ -1003,6 +1018,7 @@ _OPS = {
     "two-python-ints-compared-as-objects": COMPARISONS,
     "comparison-with-int-beyond-float64": COMPARISONS,
     "logical-ops-with-int-beyond-int64": ("logical_and", "logical_or", "logical_xor"),
+    "array-of-a-list-of-python-int-arguments": ("array([s], dtype)", "asarray([s], dtype)"),
     "clip-rejects-complex": tuple(f for f in _WHERE_CLIP if f.startswith("clip")),
     "constant-integer-division-by-zero-kills-the-process": ("floor_divide",),
     "integer-division-by-zero": ("floor_divide",),

@@ -627,7 +627,7 @@ def _clip_cases(default: str) -> Iterator[Case]:
 
 
 @functools.cache
-def _clip_torch(case: Case) -> Outcome:  # cached: clip_pairwise_differs asks it too
+def _clip_torch(case: Case) -> Outcome:
     x, lo, hi = (None if o is None else o.as_torch() for o in case.operands)
     return outcome(lambda: torch.clamp(x, lo, hi))
 
@@ -653,30 +653,6 @@ def _clip_check(case: Case, policy: Any) -> Result:
     args = tuple(o.as_ours() for o in ops)
     return traced_check(case, _clip_torch(case), _clip_fn(case), args, policy,
                         [o.dtype for o in ops])  # fmt: skip
-
-
-def clip_pairwise_differs(case: Case) -> bool:
-    """Does torch's one-shot clamp dtype differ from clamping in two steps, as
-    ``wnp.clip`` does (``maximum(min, x)``, then ``minimum(max, .)``), each step with
-    torch's own categories? Computed by torch itself."""
-    if case.section != "clip":
-        return False
-    theirs = _clip_torch(case)
-    if verdict(case, theirs) != "value":
-        return False
-    x, lo, hi = case.operands
-    step = x.as_torch()
-    for bound in (lo, hi):
-        if bound is None:
-            continue
-        b = bound.as_torch()
-        dt = torch.result_type(step, b)
-        shape = np.broadcast_shapes(tuple(step.shape), tuple(getattr(b, "shape", ())))
-        step = torch.empty(shape, dtype=dt)
-    return step.dtype != theirs.value.dtype
-
-
-# -- section: cat / concatenate --------------------------------------------------------------
 
 
 def _cat_cases(default: str) -> Iterator[Case]:
@@ -914,11 +890,6 @@ def _shell_refused(case: Case) -> bool:
     )
 
 
-def _promotes_in_torch(case: Case) -> bool:
-    a, b = case.operands
-    return outcome(lambda: torch.result_type(a.as_torch(), b.as_torch())).error is None
-
-
 def _int_out_of_range(case: Case) -> bool:
     if case.section != "int_range":
         return False
@@ -964,26 +935,6 @@ class Known:
 
 
 KNOWN_MISMATCHES: dict[str, Known] = {
-    "clip-pairwise": Known(
-        ("clip",),
-        "wnp.clip joins its operands pairwise (maximum(min, x), then minimum(max, .)); "
-        "torch.clamp promotes all three at once with its categories, e.g. "
-        "clamp(int32[2], float64 0-dim, float32[2]) is float32, wnp.clip float64 "
-        "(weaktrace/numpy.py: clip)",
-        clip_pairwise_differs,
-    ),
-    "complex-order": Known(
-        ("binary",),
-        "torch refuses to order complex values (lt/le/gt/ge, maximum/minimum); weaktrace "
-        "compares them lexicographically, as JAX does (dtypes/policies.py: TorchRules.promote "
-        "only rejects bool subtraction/negation and abs)",
-        lambda c: (
-            c.section == "binary"
-            and c.op in ORDERED
-            and _has(c, lambda o: o.kind() == "c")
-            and _promotes_in_torch(c)  # else it is a promotion refusal weaktrace shares
-        ),
-    ),
     "sub-byte-shells": Known(
         ("promote_types", "result_type"),
         "torch's sub-byte shell dtypes (uint1/2/4 promote only with themselves and real "
@@ -1082,12 +1033,6 @@ KNOWN_MISMATCHES: dict[str, Known] = {
             and c.op in ("abs", "real", "imag", "isfinite", "round")
             and c.operands[0].dtype == "complex32"
         ),
-    ),
-    "arange-bool": Known(
-        ("creation",),
-        "torch.arange(False, True) / arange(True) are int64 (bools count as integers); "
-        "wnp.arange gives bool",
-        lambda c: c.section == "creation" and c.op in ("arange(False, True)", "arange(True)"),
     ),
     "python-int-range": Known(
         ("int_range",),
@@ -1303,16 +1248,11 @@ def test_bool_arithmetic(default):
                 wt.trace(wf, policy=policy).trace(x)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="clip-pairwise: " + KNOWN_MISMATCHES["clip-pairwise"].reason,
-)
 @pytest.mark.parametrize("default", DEFAULTS)
 def test_reported_clamp_int32_with_float64_zero_dim_and_float32_bounds(default):
     """The reported case: torch.clamp(int32[2], float64 0-dim, float32[2]) against
-    wnp.clip under policy torch (dtype, then values). The sweep's clip-pairwise entry
-    holds its whole family."""
+    wnp.clip under policy torch (dtype, then values); the sweep's clip section holds
+    its whole family."""
     with torch_default(default) as policy:
         x = torch.tensor([1, 5], dtype=torch.int32)
         lo = torch.tensor(2.5, dtype=torch.float64)
