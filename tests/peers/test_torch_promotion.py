@@ -1275,8 +1275,9 @@ def test_reported_clamp_int32_with_float64_zero_dim_and_float32_bounds(default):
 )
 @pytest.mark.parametrize("number", [2.5, 1j])
 def test_python_number_argument_runs_in_its_traced_dtype(number):
-    """A Python number argument made a tensor takes torch's default dtype (torch.tensor(2.5) is float32); the traced identity
-    says so in out_avals, and its compiled run must agree."""
+    """A Python number argument made a tensor takes torch's default dtype
+    (torch.tensor(2.5) is float32); the traced identity says so in out_avals, and its
+    compiled run must agree."""
     with torch_default("float32") as policy:
         want = tname(torch.tensor(number).dtype)
         f = wt.trace(lambda x: x, policy=policy)
