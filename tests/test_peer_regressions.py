@@ -222,3 +222,12 @@ def test_torch_refuses_to_order_complex_values(op, other):
         _TORCH_ORDER[op](torch.from_numpy(x), torch.from_numpy(other))
     with pytest.raises(wt.WeaktraceError):
         wt.trace(_WT_ORDER[op], policy="torch").trace(x, other)
+
+
+@pytest.mark.parametrize("dt", ["int4", "uint2"])
+def test_power_of_sub_byte_ints_by_a_traced_exponent_raises_a_value_error(dt):
+    a = jax.ShapeDtypeStruct((2,), dt)
+    with pytest.raises(ValueError):
+        jax.eval_shape(lambda x, y: x**y, a, a)
+    with pytest.raises(wt.OperandValueError):
+        wt.trace(lambda x, y: x**y).trace(a, a)

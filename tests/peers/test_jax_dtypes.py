@@ -58,7 +58,6 @@ from tests.peers._jax_cases import (
     sds,
     spec_forms,
     traced,
-    weak_kind,
     wt_avals,
 )
 
@@ -600,7 +599,7 @@ FAMILIES: dict[str, Family] = {
     f.name: f
     for f in [
         Family("default_types", ALL_MODES, default_types_space, one_by_one(check_default_types), 1),
-        Family("single_arg", ALL_MODES, single_arg_space, one_by_one(check_result_type), 60),
+        Family("single_arg", ALL_MODES, single_arg_space, one_by_one(check_result_type), 30),
         Family(
             "binary_promotion",
             BINARY_PROMOTION_MODES,
@@ -609,25 +608,25 @@ FAMILIES: dict[str, Family] = {
             3,
         ),
         Family(
-            "promote_types", ALL_MODES, promote_types_space, one_by_one(check_promote_types), 500
+            "promote_types", ALL_MODES, promote_types_space, one_by_one(check_promote_types), 200
         ),
         Family(
             "result_type_pairs",
             ALL_MODES,
             result_type_pairs_space,
             one_by_one(check_result_type),
-            200,
+            40,
         ),
         Family(
             "observed_table",
             TABLE_MODES,
             observed_table_space,
             one_by_one(check_observed_table),
-            24,
+            12,
         ),
         Family("table_values", TABLE_MODES, table_values_space, _COMPILED_BINOP, 8),
         Family(
-            "jit_invariance", MAIN_MODES, jit_invariance_space, one_by_one(check_jit_invariance), 10
+            "jit_invariance", MAIN_MODES, jit_invariance_space, one_by_one(check_jit_invariance), 5
         ),
         Family(
             "jit_invariance_values",
@@ -637,22 +636,22 @@ FAMILIES: dict[str, Family] = {
             8,
         ),
         Family("unary", UNARY_MODES, unary_space, one_by_one(check_unary), 4),
-        Family("small_types", MAIN_MODES, small_types_space, one_by_one(check_small_types), 30),
+        Family("small_types", MAIN_MODES, small_types_space, one_by_one(check_small_types), 12),
         Family(
             "non_promotion", MAIN_MODES, non_promotion_space, one_by_one(check_non_promotion), 4
         ),
-        Family("casts", ALL_MODES, casts_space, one_by_one(check_casts), 30),
+        Family("casts", ALL_MODES, casts_space, one_by_one(check_casts), 12),
         Family(
             "cast_values",
             ALL_MODES,
             casts_space,
             functools.partial(check_compiled, program=_cast_program),
-            8,
+            4,
         ),
         Family("enum", MAIN_MODES, enum_space, one_by_one(check_enum), 10),
-        Family("binary", MAIN_MODES, binary_space, one_by_one(check_binary), 250),
+        Family("binary", MAIN_MODES, binary_space, one_by_one(check_binary), 100),
         Family(
-            "explicit_binary", EXPLICIT_MODES, explicit_binary_space, one_by_one(check_binary), 100
+            "explicit_binary", EXPLICIT_MODES, explicit_binary_space, one_by_one(check_binary), 40
         ),
         Family("values", MAIN_MODES, values_space, _COMPILED_BINOP, 12),
     ]
@@ -662,32 +661,6 @@ FAMILIES: dict[str, Family] = {
 # -- known mismatches --------------------------------------------------------------------
 
 _SUB_BYTE_INTS = {"int1", "int2", "int4", "uint1", "uint2", "uint4"}
-_SMALL_FLOATS = {d.name for d in ALL_DTYPES if d.name.startswith("float") and d.itemsize == 1}
-_SMALL = _SUB_BYTE_INTS | _SMALL_FLOATS
-
-
-def _pow_sub_byte(case: Case) -> bool:
-    """power whose operands jax promotes to a sub-byte int S. Standard promotion, all
-    operands weak: jax joins their strong types, so S with bools. Otherwise a strong S
-    with S, Python or weak ints, and (standard only) bools."""
-    if case.op != "pow":
-        return False
-    if all(f.weak or (f.kind == "py" and f.name != "bool") for f in case.args):
-        names = {f.name for f in case.args}
-        subs = names & _SUB_BYTE_INTS
-        return not case.mode.strict and len(subs) == 1 and names <= subs | {"bool"}
-    subs = {f.name for f in case.args if f.name in _SUB_BYTE_INTS and not f.weak}
-    if len(subs) != 1:
-        return False
-
-    def joins_it(f: Form) -> bool:
-        if f.name in subs or (f.kind == "py" and f.name == "int"):
-            return True
-        if f.name == "bool":
-            return not case.mode.strict
-        return f.weak and f.dtype is not None and weak_kind(f.dtype) == "i"
-
-    return all(joins_it(f) for f in case.args)
 
 
 def _weak_sub_byte_result(case: Case) -> bool:
@@ -727,17 +700,6 @@ KNOWN_MISMATCHES: tuple[Known, ...] = (
                 "add",
                 (Form("jnparray", "float64"), Form("jnparray", "-")),
             ),
-        ),
-    ),
-    Known(
-        "pow-sub-byte-error-family",
-        "power of sub-byte ints: jax raises ValueError (np.iinfo rejects them), weaktrace "
-        "OperandTypeError, a TypeError only: weaktrace/numpy.py power",
-        ("binary", "values"),
-        _pow_sub_byte,
-        (
-            Case("binary", _X32, "pow", (sds(np.dtype("int4")), py(int))),
-            Case("values", _X32, "pow", (_jax("int2", shape=(2,)), py(bool))),
         ),
     ),
     Known(

@@ -459,7 +459,7 @@ def power(x1: Any, x2: Any, /) -> Any:
         return emit(P.integer_pow_p, p1, y=y)
     if kind(p1) in "biu":
         if p1.aval.dt.name in SUB_BYTE_INTS:
-            raise OperandTypeError(
+            raise OperandValueError(  # jnp: np.iinfo rejects the dtype, a ValueError
                 f"power of {p1.aval.dt} by a traced exponent is not supported (as in JAX); "
                 "convert to int8 or wider first, or use a concrete integer exponent."
             )
