@@ -1303,7 +1303,7 @@ def mode(case: Any) -> bool:
 
 
 # cases per test item in CI (--run-slow runs all); known items check a sample in both
-SAMPLE = {"strong": 120, "python": 150, "pypy": 60, "alias": 40, "func": 60,
+SAMPLE = {"strong": 80, "python": 80, "pypy": 40, "alias": 30, "func": 50,
           "upstream": 10**6, "promote_types": 10**6, "result_type": 10**6}  # fmt: skip
 KNOWN_SAMPLE = (150, 2)  # (full, CI): every sampled case's compiled call is checked
 
