@@ -147,3 +147,87 @@ def test_numpy_where_wraps_and_ufuncs_raise_on_python_ints():
 @pytest.mark.parametrize(("a", "b"), [(bool, np.int8), (int, float), (np.float16, bool)])
 def test_numpy_promote_types_reads_python_types_as_numpy_does(a, b):
     assert wt.promote_types(a, b, policy="numpy") == np.promote_types(a, b)
+
+
+@pytest.mark.parametrize("x64", [False, True])
+@pytest.mark.parametrize(("base", "exp"), [("float16", "uint16"), ("bfloat16", "int8")])
+def test_strict_weak_float_base_keeps_its_dtype_in_power(x64, base, exp):
+    a = jax.ShapeDtypeStruct((), base, weak_type=True)
+    b = jax.ShapeDtypeStruct((), exp, weak_type=True)
+    with jax.enable_x64(x64), jax.numpy_dtype_promotion("strict"):
+        assert _avals(lambda x, y: x**y, a, b) == _jax_avals(lambda x, y: x**y, a, b)
+
+
+@pytest.mark.parametrize(("base", "exp"), [(0.0, 2**31), (1j, 1), (2.5, True)])
+def test_numpy_power_of_two_python_scalars_is_strong(base, exp):
+    got = wt.trace(lambda x, y: x**y, policy="numpy").trace(base, exp).out_avals
+    want = np.power(base, exp)
+    assert (got.dtype, got.weak_type) == (want.dtype, False)
+
+
+@pytest.mark.parametrize(
+    ("dt", "lo", "hi"),
+    [("uint64", -129, None), ("int8", None, 300), ("int8", -300, None), ("int8", None, -300)],
+)
+def test_numpy_clip_drops_python_int_bounds_beyond_the_dtype(dt, lo, hi):
+    x = np.arange(3).astype(dt)
+    f = wt.trace(lambda a: wnp.clip(a, lo, hi), policy="numpy")
+    try:
+        want = np.clip(x, lo, hi)
+    except OverflowError:
+        with pytest.raises(OverflowError):
+            f(x)
+        return
+    got = f(x)
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(np.asarray(got), want)
+
+
+@pytest.mark.parametrize("k", [3, 256, -1])
+@pytest.mark.parametrize("fn", ["full_like", "array"])
+def test_numpy_python_int_arguments_converted_to_a_dtype_are_checked(fn, k):
+    x = np.ones(2, np.uint8)
+    ours = {
+        "full_like": lambda a, s: wnp.full_like(a, s),
+        "array": lambda a, s: wnp.array(s, a.dtype),
+    }
+    theirs = {
+        "full_like": lambda a, s: np.full_like(a, s),
+        "array": lambda a, s: np.array(s, a.dtype),
+    }
+    f = wt.trace(ours[fn], policy="numpy")
+    try:
+        want = theirs[fn](x, k)
+    except OverflowError:
+        with pytest.raises(OverflowError):
+            f(x, k)
+        return
+    np.testing.assert_array_equal(np.asarray(f(x, k)), want)
+
+
+_TORCH_ORDER = {"lt": torch.lt, "ge": torch.ge, "maximum": torch.maximum, "minimum": torch.minimum}
+_WT_ORDER = {
+    "lt": wnp.less,
+    "ge": wnp.greater_equal,
+    "maximum": wnp.maximum,
+    "minimum": wnp.minimum,
+}
+
+
+@pytest.mark.parametrize("op", sorted(_TORCH_ORDER))
+@pytest.mark.parametrize("other", [np.ones(2, np.int8), np.array(2.5), np.ones(2, np.complex64)])
+def test_torch_refuses_to_order_complex_values(op, other):
+    x = np.ones(2, np.complex64)
+    with pytest.raises(RuntimeError):
+        _TORCH_ORDER[op](torch.from_numpy(x), torch.from_numpy(other))
+    with pytest.raises(wt.WeaktraceError):
+        wt.trace(_WT_ORDER[op], policy="torch").trace(x, other)
+
+
+@pytest.mark.parametrize("dt", ["int4", "uint2"])
+def test_power_of_sub_byte_ints_by_a_traced_exponent_raises_a_value_error(dt):
+    a = jax.ShapeDtypeStruct((2,), dt)
+    with pytest.raises(ValueError):
+        jax.eval_shape(lambda x, y: x**y, a, a)
+    with pytest.raises(wt.OperandValueError):
+        wt.trace(lambda x, y: x**y).trace(a, a)

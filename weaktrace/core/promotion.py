@@ -54,11 +54,13 @@ def convert(
     av = x.aval
     if av[1] is dtype and av[2] == weak:
         return x
+    rule = ctx.policy.literal_overflow if overflow is None else overflow
     if x.var.__class__ is Literal:  # a constant: fold the conversion, as JAX does
         aval = _make((), dtype, weak)
-        rule = ctx.policy.literal_overflow if overflow is None else overflow
         value = literal_value(x.var.value, dtype, rule)
         return Tracer(aval, Literal(value, aval), ctx)
+    if rule == "raise" and av[2] and av[1].kind in "iu" and dtype.kind in "iu":
+        ctx.checks_int(x, dtype)  # a Python int argument: its value is checked per call
     return ctx.emit(P.convert_element_type_p, (x,), {"new_dtype": dtype, "weak_type": weak})
 
 
@@ -77,8 +79,6 @@ def promote(ctx: Context, op: str, ops: list[Tracer], target: str | None = None)
     out = []
     for o in ops:
         c = convert(ctx, o, dt, weak, overflow)
-        if overflow == "raise" and c is not o and o.aval[2] and dt.kind in "iu":
-            ctx.checks_int(o, dt)  # a Python int argument: its value is checked per call
         if c is not o and o.aval[1] is not dt:
             # The convert equation just recorded knows the source line; a folded literal
             # recorded none.

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from weaktrace.dtypes.policies.base import int_bounds
 from weaktrace.dtypes.registry import SUB_BYTE_INTS
 from weaktrace.errors import InvalidInputError, OperandTypeError, OperandValueError, ShapeError
 from weaktrace.numpy._core import (
@@ -458,12 +459,13 @@ def power(x1: Any, x2: Any, /) -> Any:
         return emit(P.integer_pow_p, p1, y=y)
     if kind(p1) in "biu":
         if p1.aval.dt.name in SUB_BYTE_INTS:
-            raise OperandTypeError(
+            raise OperandValueError(  # jnp: np.iinfo rejects the dtype, a ValueError
                 f"power of {p1.aval.dt} by a traced exponent is not supported (as in JAX); "
                 "convert to int8 or wider first, or use a concrete integer exponent."
             )
         return _pow_int_int(b, p1, p2)
-    if kind(a1) in "fc" and kind(a2) in "iu" and p1.aval[1] is a1.aval[1]:
+    keeps = b.policy.float_base_keeps_dtype or p1.aval[1:] == a1.aval[1:]
+    if kind(a1) in "fc" and kind(a2) in "iu" and keeps:
         return emit(P.pow_p, a1, a2)  # a float base keeps an integer exponent (lax.pow)
     return emit(P.pow_p, p1, p2)
 
@@ -541,6 +543,12 @@ def clip(arr: Any = None, /, min: Any = None, max: Any = None) -> Any:
             "clip received a complex value (as the array or a bound); complex numbers have "
             "no order and cannot be clipped. Clip the real or imaginary part instead."
         )
+    if b.policy.clip_drops_unreachable_int_bounds and arr is not None:
+        a = operand(arr, b)  # NumPy: a Python int bound beyond the array's range is no bound
+        if kind(a) in "iu":
+            lo, hi = int_bounds(a.aval.dt)
+            min = None if type(min) is int and min <= lo else min
+            max = None if type(max) is int and max >= hi else max
     # The bounds and the array promote together (one join: PyTorch's clamp joins all
     # three at once; JAX's pairwise joins give the same answer on its lattice).
     present = [v for v in (arr, min, max) if v is not None]

@@ -66,6 +66,14 @@ class Policy:
     # power(x, n) with a concrete integer n: JAX decides the dtype from x alone
     # (integer_pow); elsewhere n joins the promotion like any operand.
     integer_pow_literal: bool = False
+    # power(x, n) of a float/complex x by an integer n: JAX applies lax.pow to x and n
+    # as they are once the join has checked them (the base keeps its dtype even where
+    # the join differs, e.g. two weak operands under strict promotion); elsewhere the
+    # base is raised in the joined dtype.
+    float_base_keeps_dtype: bool = False
+    # clip(int_array, lo, hi): NumPy drops a Python int bound beyond the array dtype's
+    # range (it cannot change a value) instead of converting it.
+    clip_drops_unreachable_int_bounds: bool = False
     defaults: dict[str, DType] = DEFAULTS_X64
 
     # -- the public face ------------------------------------------------------------

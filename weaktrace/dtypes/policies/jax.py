@@ -58,6 +58,7 @@ class JaxPolicy(Policy):
 
     name = "jax"
     integer_pow_literal = True
+    float_base_keeps_dtype = True
 
     def __init__(self, strict: bool | None = None, x64: bool | None = None) -> None:
         for option, value in (("strict", strict), ("x64", x64)):

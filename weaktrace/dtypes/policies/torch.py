@@ -37,6 +37,12 @@ _UNSUPPORTED = {
     "PyTorch). Use logical_not instead.",
     ("absolute", "b"): "\"abs_cpu\" not implemented for 'Bool' (as in PyTorch); cast first",
 }
+# PyTorch has no order on complex values: comparisons and maximum/minimum refuse them.
+_UNSUPPORTED.update(
+    ((op, "c"), f"{op} is not supported for complex values (as in PyTorch: complex numbers "
+     "have no order). Compare the real parts or the absolute values instead.")
+    for op in ("less", "less_equal", "greater", "greater_equal", "maximum", "minimum")
+)  # fmt: skip
 
 
 def torch_name(name: str) -> str:
