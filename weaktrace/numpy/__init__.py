@@ -11,18 +11,24 @@ from __future__ import annotations
 from weaktrace.numpy import (  # noqa: F401  (each module exports its functions)
     contractions,
     creation,
+    creation_more,
     cumulative,
     dtypes,
     einsums,
+    gathers,
+    index_tricks,
     indexing,
     integers,
+    manipulation,
     math,
     math_arrays,
     methods,  # installs the tracer operators
+    rearrange,
     reductions,
     shapes,
     statistics,
     ufuncs,
+    windows,
 )
 from weaktrace.numpy._core import EXPORTS
 
