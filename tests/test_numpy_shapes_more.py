@@ -4,8 +4,6 @@ and traced, over every dtype, shapes and keyword values, x64 off and on."""
 
 from __future__ import annotations
 
-import zlib
-
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -14,7 +12,7 @@ import pytest
 import weaktrace as wt
 import weaktrace.numpy as wnp
 from tests.conftest import full_run
-from tests.math_cases import KINDS, SCALARS, values, with_x64
+from tests.math_cases import KINDS, SCALARS, sample, values, with_x64
 from tests.mirror_harness import check
 
 I32 = np.array([2, -1, 0, 5, 1, -4], np.int32)  # some out of bounds of a length-4 axis
@@ -317,9 +315,21 @@ CASES = _cases()
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "case" in metafunc.fixturenames:
-        cases = with_x64(CASES, 260, full_run(metafunc.config))
+        cases = with_x64(CASES, 12, full_run(metafunc.config))
         ids = [f"{c[0]}{c[3]}-{c[1]}-{c[2]}-{'x64' if x else 'x32'}" for c, x in cases]
         metafunc.parametrize("case", cases, ids=ids)
+    full = full_run(metafunc.config)
+    if "static" in metafunc.fixturenames:
+        statics = with_x64(STATIC, 6, full)
+        ids = [f"{c[0]}-{'x64' if x else 'x32'}" for c, x in statics]
+        metafunc.parametrize("static", statics, ids=ids)
+    if "creation" in metafunc.fixturenames:
+        made = with_x64(_creation_cases(), 8, full)
+        ids = [f"{n}-{getattr(d, '__name__', d)}-{'x64' if x else 'x32'}" for (n, d), x in made]
+        metafunc.parametrize("creation", made, ids=ids)
+    if "call" in metafunc.fixturenames:
+        calls = sample(CALLS, 8, full)
+        metafunc.parametrize("call", calls, ids=[c[0] for c in calls])
 
 
 def _tolerance(*args: object) -> dict[str, float]:
@@ -367,15 +377,8 @@ def _creation_cases() -> list[tuple[str, object]]:
     return [(n, d) for n in CREATION for d in DTYPES]
 
 
-@pytest.mark.parametrize("x64", [False, True], ids=["x32", "x64"])
-@pytest.mark.parametrize(
-    ("name", "dtype"),
-    _creation_cases(),
-    ids=[f"{n}-{getattr(d, '__name__', d)}" for n, d in _creation_cases()],
-)
-def test_creation(name, dtype, x64, request):
-    if not full_run(request.config) and zlib.crc32(repr((name, dtype, x64)).encode()) % 4:
-        pytest.skip("sampled out in CI (--run-slow runs all)")
+def test_creation(creation):
+    (name, dtype), x64 = creation
     f = CREATION[name]
     with jax.enable_x64(x64):
         check(lambda: f(wnp, dtype), lambda: f(jnp, dtype), context=name)
@@ -430,9 +433,8 @@ STATIC = [
 ]
 
 
-@pytest.mark.parametrize("x64", [False, True], ids=["x32", "x64"])
-@pytest.mark.parametrize(("label", "f"), STATIC, ids=[s[0] for s in STATIC])
-def test_static(label, f, x64):
+def test_static(static):
+    (label, f), x64 = static
     with jax.enable_x64(x64):
         check(lambda: f(wnp), lambda: f(jnp), context=label)
 
@@ -615,8 +617,8 @@ def check_eager_only(wt_fn, jax_fn, *args, context):
         )  # fmt: skip
 
 
-@pytest.mark.parametrize(("label", "f"), CALLS, ids=[c[0] for c in CALLS])
-def test_calls(label, f):
+def test_calls(call):
+    label, f = call
     x = values("float32", (2, 4), seed=5, special=False)
     if label in EAGER_ONLY:
         check_eager_only(lambda a: f(wnp, a), lambda a: f(jnp, a), x, context=label)
