@@ -119,6 +119,20 @@ class _AxisConcat:
         return f"weaktrace.numpy.{self.op}"
 
 
+class _IndexExpression:
+    """``jnp.s_`` / ``jnp.index_exp`` (numpy's): ``s_[key]`` is the key itself;
+    ``index_exp[key]`` is it as a tuple."""
+
+    def __init__(self, maketuple: bool) -> None:
+        self.maketuple = maketuple
+
+    def __getitem__(self, item: Any) -> Any:
+        return (item,) if self.maketuple and not isinstance(item, tuple) else item
+
+    def __repr__(self) -> str:
+        return f"weaktrace.numpy.{'index_exp' if self.maketuple else 's_'}"
+
+
 def _concrete_array(a: Any) -> Any:
     if a.__class__ is Tracer:
         if not a.ctx.eager:
@@ -149,8 +163,8 @@ _OBJECTS: dict[str, Any] = dict(
     ogrid=ogrid,
     r_=r_,
     c_=c_,
-    s_=np.s_,
-    index_exp=np.index_exp,
+    s_=_IndexExpression(False),
+    index_exp=_IndexExpression(True),
     array_repr=array_repr,
     array_str=array_str,
     get_printoptions=np.get_printoptions,
