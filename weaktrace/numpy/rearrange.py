@@ -190,8 +190,9 @@ def delete(arr: Any, obj: Any, axis: int | None = None, *,
         o = emit(P.clamp_p, lit(b, 0, dt), o, lit(b, n, dt))
         k = o.aval.shape[0]
         shifted = emit(P.sub_p, o, _stable_rank(b, o))
-        base = iota(b, dt, (n - k,), 0)
-        hits = emit(P.ge_p, _bcast(base, (k, n - k), 1), _bcast(shifted, (k, n - k), 0))
+        left = builtins.max(n - k, 0)
+        base = iota(b, dt, (left,), 0)
+        hits = emit(P.ge_p, _bcast(base, (k, left), 1), _bcast(shifted, (k, left), 0))
         from weaktrace.numpy.reductions import sum as _sum
 
         keep = emit(P.add_p, base, _sum(hits, axis=0, dtype=dt))
