@@ -155,6 +155,8 @@ def _bounds(dt: registry.DType) -> tuple[int, int]:
 def to_jax(x: Any) -> Any:
     """An eager result as the user gets it: a jax array (pytrees of them)."""
     if x.__class__ is Tracer:
+        if not x.ctx.eager:  # a traced result (a mirror's tuple from static arguments)
+            return x
         if x.var.__class__ is Literal:
             return _literal_array(x)
         v = x.var

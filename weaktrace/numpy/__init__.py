@@ -11,21 +11,27 @@ from __future__ import annotations
 from weaktrace.numpy import (  # noqa: F401  (each module exports its functions)
     contractions,
     creation,
+    creation_more,
     cumulative,
     dtypes,
     einsums,
+    gathers,
+    index_tricks,
     indexing,
     integers,
+    manipulation,
     math,
     math_arrays,
     methods,  # installs the tracer operators
     quantiles,
+    rearrange,
     reductions,
     sets,
     shapes,
     sorting,
     statistics,
     ufuncs,
+    windows,
 )
 from weaktrace.numpy._core import EXPORTS
 
