@@ -75,23 +75,8 @@ def _same(got, ref, where: str) -> None:
             )
 
 
-# Programs that need a mirror not merged yet: strict xfails, removed as each lands.
-PENDING = {
-    "mandelbrot": "weaktrace.numpy.linspace",
-    "gather_scatter": "weaktrace.numpy.take",
-}
-
-
 @pytest.mark.parametrize("x64", [False, True], ids=["x32", "x64"])
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=f"needs {PENDING[n]}"))
-        if n in PENDING
-        else n
-        for n in PROGRAMS
-    ],
-)
+@pytest.mark.parametrize("name", PROGRAMS)
 def test_program_runs_unchanged(name: str, x64: bool) -> None:
     with jax.enable_x64(x64), warnings.catch_warnings():
         warnings.simplefilter("ignore")
