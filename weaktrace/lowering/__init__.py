@@ -9,5 +9,6 @@ from weaktrace.lowering import (  # noqa: F401
     rules_cumulative,
     rules_lax,
     rules_math,
+    rules_random,
     rules_scatter,
 )
