@@ -107,7 +107,7 @@ def key_impl(keys: Any) -> Any:
     _, k = key_context(keys)
     R.key_batch("key_impl", k.aval)
     dt = k.aval[1] if R.is_typed(k.aval) else R.default_key_dtype()
-    data = np.zeros(R.key_shape(dt), np.uint32)
+    data: Any = np.zeros(R.key_shape(dt), np.uint32)  # a dummy key of that dtype
     return jax.random.key_impl(jax.random.wrap_key_data(data, impl=dt.numpy))
 
 
