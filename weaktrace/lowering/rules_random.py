@@ -3,6 +3,7 @@ function itself on the lowered key and operands, so samples are jax's bit for bi
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 import jax
@@ -18,9 +19,10 @@ def _np(dt: Any) -> Any:
 
 def _sampler(name: str, names: tuple[str, ...]) -> Any:
     fn = getattr(jax.random, name)
+    accepted = set(inspect.signature(fn).parameters) | {"n"}  # dtype only where jax takes it
 
     def rule(key: Any, *ops: Any, **params: Any) -> Any:
-        kwargs = {k: _np(v) for k, v in params.items() if k not in ("result", "a_shape", "args")}
+        kwargs = {k: _np(v) for k, v in params.items() if k in accepted}
         kwargs.update(zip(params.get("args", names), ops, strict=True))
         if "n" in kwargs and name in ("permutation", "choice"):  # an int population
             kwargs["x" if name == "permutation" else "a"] = kwargs.pop("n")
