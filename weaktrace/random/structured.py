@@ -189,11 +189,12 @@ def multivariate_normal(key: Any, mean: Any, cov: Any, shape: Sequence[int] | No
 @export
 def multinomial(key: Any, n: Any, p: Any, *, shape: Sequence[int] | None = None,
                 dtype: Any = None, unroll: int | bool = 1) -> Any:  # fmt: skip
-    """``jax.random.multinomial``: counts per outcome; ``n`` and ``p`` promote to one
-    inexact dtype, the result's unless `dtype` is given."""
+    """``jax.random.multinomial``: counts per outcome (``n`` and ``p`` promote to one
+    inexact dtype); the result has `dtype`, by default the default float dtype."""
     ctx, k = key_context(key, n, p)
     ops = promote(ctx, "multinomial", [operand(n, ctx), operand(p, ctx)], "inexact")
-    dt = ops[0].aval[1] if dtype is None else ctx.policy.user_dtype(dtype)
+    # counts.astype(dtype): astype(None) gives the default float dtype
+    dt = ctx.policy.defaults["f"] if dtype is None else ctx.policy.user_dtype(dtype)
     return _sample("multinomial", k, ops, shape=shape_arg(shape, "multinomial", True),
                    dtype=None if dtype is None else dt, unroll=unroll,
                    result=(dt, False))  # fmt: skip
