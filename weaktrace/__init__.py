@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from weaktrace import lax, numpy
+from weaktrace import lax, numpy, random
 from weaktrace.api import Comparison, Explanation, Traced, TracedFunction, compare, trace
 from weaktrace.dtypes import Lattice, Policy, policy, promote_types, promotion_table, result_type
 from weaktrace.errors import (
@@ -88,6 +88,7 @@ __all__ = [
     "policy",
     "promote_types",
     "promotion_table",
+    "random",
     "result_type",
     "trace",
     "typecheck",

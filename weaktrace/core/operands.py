@@ -127,7 +127,8 @@ def abstractify(x: Any, policy: Policy) -> AbstractValue:
                 )
         return _make((), dt, weak)
     if isinstance(x, jax.ShapeDtypeStruct):
-        dt = policy.canonicalize(_valid_dtype(np.dtype(x.dtype), x))
+        key = registry.key_dtype(x.dtype)  # a typed PRNG key: jax's dtype as it is
+        dt = key or policy.canonicalize(_valid_dtype(np.dtype(x.dtype), x))
         return AbstractValue(x.shape, dt, bool(getattr(x, "weak_type", False)))
     if isinstance(x, AbstractValue):
         return x

@@ -36,7 +36,7 @@ class DType:
     kind: str  # "b", "u", "i", "f" or "c": the kind of the values, weak or not
     bits: int | None  # None for the weak kinds
     weak: bool
-    numpy: np.dtype | None  # None for weak kinds and policy-only dtypes
+    numpy: np.dtype | None  # None for weak kinds and policy-only dtypes; jax's for keys
 
     def __repr__(self) -> str:
         return f"weaktrace.dtypes.{self.name}"
@@ -161,8 +161,34 @@ def by_name(name: str) -> DType:
 
 
 def from_numpy(np_dtype: np.dtype) -> DType | None:
-    """The registered DType of a numpy dtype, or None if weaktrace has none."""
-    return _BY_NUMPY.get(np_dtype)
+    """The registered DType of a numpy dtype (or of a jax PRNG key dtype), or None if
+    weaktrace has none."""
+    found = _BY_NUMPY.get(np_dtype)
+    return found if found is not None else key_dtype(np_dtype)
+
+
+# -- PRNG key dtypes (``key<fry>``): jax's extended dtypes of typed key arrays. They
+# enter traces and pass through shape operations and weaktrace.random, but belong to
+# no promotion lattice: their kind "K" is none of KINDS, their `numpy` is jax's own
+# dtype object (so an aval's ``.dtype`` is what jax's aval holds), and they are not
+# in ALL (tables, lattices and literals never see them). Promoting one raises.
+_KEYS: dict[Any, DType] = {}
+
+
+def key_dtype(dt: Any) -> DType | None:
+    """The DType of a jax PRNG key dtype (``jax.random.key(0).dtype``), else None."""
+    found = _KEYS.get(dt)
+    if found is not None or dt.__class__.__name__ != "KeyTy":
+        return found
+    import jax  # only reached for jax's extended dtypes
+
+    if not jax.dtypes.issubdtype(dt, jax.dtypes.prng_key):
+        return None
+    name = str(dt)  # key<fry>, as jaxprs print it
+    bits = 32 * int(np.prod(dt._impl.key_shape))
+    found = _KEYS[dt] = DType(name, name, "K", bits, False, dt)
+    _BY_NAME.setdefault(name, found)
+    return found
 
 
 def of(x: Any) -> DType:
@@ -175,7 +201,7 @@ def of(x: Any) -> DType:
     """
     if x.__class__ is DType:
         return x
-    found = _BY_NUMPY.get(x)
+    found = _BY_NUMPY.get(x) or key_dtype(x)
     if found is not None:
         return found
     if isinstance(x, str) and x in _BY_NAME and not _BY_NAME[x].weak:

@@ -9,6 +9,7 @@ from weaktrace.lowering import (  # noqa: F401
     rules_cumulative,
     rules_lax,
     rules_math,
+    rules_random,
     rules_scatter,
     rules_special,
     rules_window,

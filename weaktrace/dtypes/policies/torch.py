@@ -55,6 +55,8 @@ def promote_names(a: str, b: str) -> str:
     with a signed int needs a signed type; float16 with bfloat16 meets at float32."""
     if a == b:
         return a
+    if "K" in (_D(a).kind, _D(b).kind):  # PRNG key dtypes belong to no lattice
+        raise TypePromotionError(f"{a} and {b} do not promote: a PRNG key is not a number.")
     if a in _F8 or b in _F8:
         raise TypePromotionError(
             f"Promotion for Float8 Types is not supported, attempted to promote "

@@ -1,0 +1,76 @@
+"""What the weaktrace.random modules share: `export`, key operands, dtype and shape
+arguments as ``jax.random`` reads them (under the trace's policy)."""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from weaktrace.core.mirror import exporter
+from weaktrace.core.operands import context, operand
+from weaktrace.core.trace import Context, Tracer
+from weaktrace.dtypes import registry
+from weaktrace.dtypes.registry import DType
+from weaktrace.errors import InvalidDTypeError, InvalidInputError, ShapeError
+
+EXPORTS: dict[str, Callable[..., Any]] = {}
+export = exporter(EXPORTS)
+
+
+def key_context(key: Any, *args: Any) -> tuple[Context, Tracer]:
+    """The context of an operation on `key` (and `args`), and the key as its tracer."""
+    ctx = context(key, *args)
+    return ctx, operand(key, ctx)
+
+
+def user_dtype(ctx: Context, dtype: Any, default: type, name: str, kinds: str,
+               what: str) -> DType:  # fmt: skip
+    """``check_and_canonicalize_user_dtype(default if dtype is None else dtype)`` under
+    the trace's policy, then jax.random's check that its kind is one of `kinds`."""
+    dt = ctx.policy.user_dtype(default if dtype is None else dtype)
+    if dt.kind not in kinds:
+        raise InvalidDTypeError(
+            f"dtype argument to `{name}` must be {what}, got {dt}. Pass e.g. "
+            f"dtype={'float32' if 'f' in kinds else 'int32'}."
+        )
+    return dt
+
+
+def shape_arg(shape: Any, name: str, optional: bool = False) -> tuple[int, ...] | None:
+    """``core.canonicalize_shape``: a sequence of ints (None where `optional`)."""
+    if shape is None and optional:
+        return None
+    if not isinstance(shape, Sequence) or isinstance(shape, str):
+        raise ShapeError(
+            f"{name}: shapes must be 1D sequences of concrete values of integer type, "
+            f"got {shape!r}. Pass a tuple, e.g. shape=(3,)."
+        )
+    try:
+        dims = tuple(operator.index(d) for d in shape)
+    except TypeError:
+        raise ShapeError(
+            f"{name}: shapes must be 1D sequences of concrete values of integer type, "
+            f"got {shape!r}."
+        ) from None
+    if any(d < 0 for d in dims):
+        raise ShapeError(f"{name}: negative dimensions are not allowed, got shape {dims}")
+    return dims
+
+
+def static_int(value: Any, name: str, what: str) -> int:
+    """A Python (or numpy) integer argument that must be known while tracing."""
+    if isinstance(value, Tracer):
+        from weaktrace.errors import ConcretizationError
+
+        raise ConcretizationError(
+            f"{name}: {what} must be a concrete integer while tracing, got a traced value "
+            f"{value.aval}. Pass a Python int or mark it static."
+        )
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise InvalidInputError(f"{name}: {what} must be an integer, got {value!r}") from None
+
+
+__all__ = ["EXPORTS", "export", "key_context", "registry", "shape_arg", "static_int", "user_dtype"]
