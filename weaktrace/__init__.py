@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from weaktrace import lax, numpy, random
+from weaktrace import lax, nn, numpy, random, scipy
 from weaktrace.api import Comparison, Explanation, Traced, TracedFunction, compare, trace
 from weaktrace.dtypes import Lattice, Policy, policy, promote_types, promotion_table, result_type
 from weaktrace.errors import (
@@ -84,12 +84,14 @@ __all__ = [
     "compare",
     "lax",
     "lint",
+    "nn",
     "numpy",
     "policy",
     "promote_types",
     "promotion_table",
     "random",
     "result_type",
+    "scipy",
     "trace",
     "typecheck",
 ]
