@@ -7,7 +7,9 @@ from weaktrace.lowering import (  # noqa: F401
     rules_control,
     rules_conv,
     rules_cumulative,
+    rules_fft,
     rules_lax,
+    rules_linalg,
     rules_math,
     rules_scatter,
 )

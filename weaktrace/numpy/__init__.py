@@ -14,8 +14,10 @@ from weaktrace.numpy import (  # noqa: F401  (each module exports its functions)
     cumulative,
     dtypes,
     einsums,
+    fft,
     indexing,
     integers,
+    linalg,
     math,
     math_arrays,
     methods,  # installs the tracer operators
