@@ -18,6 +18,7 @@ import builtins
 import operator
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 from jax._src.numpy.linalg import EighResult, EigResult, QRResult, SlogdetResult, SVDResult
 
@@ -81,7 +82,7 @@ def _diag(x: Any, offset: int = 0) -> Any:
 
 
 def _eps(x: Any) -> float:
-    return float(np.finfo(x.aval[1].numpy).eps)
+    return float(ml_dtypes.finfo(x.aval[1].numpy).eps)
 
 
 # -- decompositions ---------------------------------------------------------------
@@ -163,7 +164,7 @@ def _hermitian_svd(a: Any, compute_uv: bool) -> Any:
     s, idx, sign = rev
     n = s.aval.shape[-1]
     rows = b.emit(P.iota_p, (), {"dimension": 0, "shape": (n, 1), "dtype": INT32})
-    pick = convert(b, bind(P.eq_p, rows, idx[..., None, :]), v.aval[1], False)
+    pick = convert(b, ufuncs.equal(rows, idx[..., None, :]), v.aval[1], False)
     u = contractions.matmul(v, pick)  # u[..., :, i] = v[..., :, idx[i]]
     signs: Any = convert(b, sign, u.aval[1], False)
     vh = _H(u * signs[..., None, :])

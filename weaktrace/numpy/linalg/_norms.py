@@ -53,9 +53,11 @@ def vector_norm(x: Any, /, *, axis: int | tuple[int, ...] | None = None, keepdim
     if isinstance(ord, str):
         raise OperandValueError(f"Invalid order '{ord}' for vector norm.")
     abs_x = ufuncs.abs(x)
-    out = reductions.sum(ufuncs.power(abs_x, const_like(abs_x, ord)), axis=axis,
-                         keepdims=keepdims)  # fmt: skip
-    return ufuncs.power(out, const_like(abs_x, 1.0 / ord))
+    ord_c = const_like(abs_x, ord)  # lax._const: ord in abs_x's dtype (ints truncate)
+    with np.errstate(all="ignore"):
+        inv = 1.0 / np.asarray(ord_c.var.value)
+    out = reductions.sum(ufuncs.power(abs_x, ord_c), axis=axis, keepdims=keepdims)
+    return ufuncs.power(out, const_like(abs_x, inv))
 
 
 def _moveaxes_last(x: Any, axes: tuple[int, int]) -> Any:
@@ -189,7 +191,7 @@ def lstsq(a: Any, b: Any, rcond: float | None = None, *, numpy_resid: bool = Fal
     if rcond is None:
         cut = operand_(_eps(a) * builtins.max(n, m), ctx)
     else:
-        cut = ufuncs.where(ufuncs.less(rcond, 0), _eps(a), rcond)
+        cut = operand_(ufuncs.where(ufuncs.less(rcond, 0), _eps(a), rcond), ctx)
     u, s, vt = svd(a, full_matrices=False)
     cut = convert(ctx, cut, s.aval[1], False)
     mask = ufuncs.logical_and(ufuncs.greater(s, 0), ufuncs.greater_equal(s, cut * s[0]))
