@@ -33,7 +33,7 @@ from weaktrace.numpy._core import (
     operand,
 )
 
-__all__ = ["EXPORTS"]
+__all__: list[str] = []  # filled at the end of the module
 
 EXPORTS: dict[str, Callable[..., Any]] = {}  # public name -> function
 export = exporter(EXPORTS)
@@ -295,3 +295,6 @@ def fftshift(x: Any, axes: int | Sequence[int] | None = None) -> Any:
 def ifftshift(x: Any, axes: int | Sequence[int] | None = None) -> Any:
     """``jax.numpy.fft.ifftshift``: fftshift undone."""
     return _shift(x, axes, -1)
+
+
+__all__ += sorted(EXPORTS)
