@@ -151,7 +151,7 @@ CASES = _cases()
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "case" in metafunc.fixturenames:
         full = full_run(metafunc.config)
-        cases = with_x64(CASES, 60, full)
+        cases = with_x64(CASES, 44, full)
         ids = [f"{c[0]}-{c[1]}-s{c[2]}-{'x64' if x else 'x32'}" for c, x in cases]
         metafunc.parametrize("case", cases, ids=ids)
 
