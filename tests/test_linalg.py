@@ -133,7 +133,10 @@ FUNCS = {
 }  # fmt: skip
 
 # (function, dtype) -> reason; these cases are strict xfails.
-KNOWN_MISMATCHES: dict[tuple[str, str], str] = {}
+KNOWN_MISMATCHES: dict[tuple[str, str], str] = {
+    ("vector_norm 0.5", "int64"): "jax: 1/ord truncated to int64 is INT_MIN and jnp.power with a "
+    "negative integer literal exponent raises (lax.integer_pow); weaktrace.numpy.power computes it",
+}
 
 
 def _cases() -> list[tuple[str, str, int]]:
@@ -153,7 +156,11 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         full = full_run(metafunc.config)
         cases = with_x64(CASES, 44, full)
         ids = [f"{c[0]}-{c[1]}-s{c[2]}-{'x64' if x else 'x32'}" for c, x in cases]
-        metafunc.parametrize("case", cases, ids=ids)
+        params = [
+            pytest.param(c, marks=pytest.mark.xfail(strict=True, reason=KNOWN_MISMATCHES[c[0][:2]]))
+            if c[0][:2] in KNOWN_MISMATCHES else c for c in cases
+        ]  # fmt: skip
+        metafunc.parametrize("case", params, ids=ids)
 
 
 def _operands(name: str, dtype: str, index: int) -> list[np.ndarray]:
@@ -165,8 +172,6 @@ def _operands(name: str, dtype: str, index: int) -> list[np.ndarray]:
 
 def test_linalg_function(case):
     (name, dtype, index), x64 = case
-    if (name, dtype) in KNOWN_MISMATCHES:
-        pytest.xfail(KNOWN_MISMATCHES[name, dtype])
     f = FUNCS[name][0]
     args = _operands(name, dtype, index)
     with jax.enable_x64(x64):
