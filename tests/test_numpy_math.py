@@ -235,9 +235,8 @@ def test_round_matches_jax(kind, decimals):
 
 
 # -- tuple results of a call on constants inside a trace ---------------------------------
-# weaktrace/numpy/_core.py's `export` hands a tuple result back with to_jax() whenever the
-# call had no tracer argument, also inside a trace, where the items are traced tracers:
-# the caller gets IR Vars. (A single result checks `out.ctx.eager`; tuples do not.)
+# A tuple result of a call with no tracer argument, inside a trace, holds that trace's
+# tracers: they must stay tracers (not be handed back as jax values).
 TUPLE_CALLS = {
     "modf": lambda c: wnp.modf(c)[0],
     "frexp": lambda c: wnp.frexp(c)[0],
@@ -247,7 +246,6 @@ TUPLE_CALLS = {
 }
 
 
-@pytest.mark.xfail(strict=True, reason="_core.export converts traced tuple results to Vars")
 @pytest.mark.parametrize("name", sorted(TUPLE_CALLS))
 def test_tuple_results_on_constants_inside_a_trace(name):
     c = np.linspace(0.5, 4.0, 3, dtype=np.float32)

@@ -469,6 +469,11 @@ gather_p = _def("gather", _gather)
 def _iota(*, dtype: DType, shape: tuple[int, ...], dimension: int) -> list[AbstractValue]:
     if not 0 <= dimension < max(len(shape), 1):
         raise ShapeError(f"iota dimension {dimension} out of range for shape {shape}")
+    if dtype.kind == "b":
+        raise OperandTypeError(
+            "iota does not accept dtype bool (as lax.iota): ask for an integer, floating "
+            "or complex dtype"
+        )
     return [_make(shape, dtype, False)]
 
 
