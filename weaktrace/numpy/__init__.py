@@ -25,6 +25,7 @@ from weaktrace.numpy import (  # noqa: F401  (each module exports its functions)
     math,
     math_arrays,
     methods,  # installs the tracer operators
+    padding,
     quantiles,
     rearrange,
     reductions,
