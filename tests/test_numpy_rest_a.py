@@ -189,3 +189,20 @@ def test_unwrap(x64: bool, full: bool) -> None:
     cases = UNWRAP if full else random.Random(13 + x64).sample(UNWRAP, 8)
     for case in cases:
         _unwrap_case(*case, x64=x64)
+
+
+PACK = list(
+    itertools.product(
+        [*DTYPES, "weak_int"], [(9,), (2, 12), (3, 0)], [None, 0, -1], ["big", "little"]
+    )
+)
+
+
+@pytest.mark.parametrize("x64", [False, True])
+def test_packbits(x64: bool, full: bool) -> None:
+    cases = PACK if full else random.Random(17 + x64).sample(PACK, 10)
+    for dt, shape, axis, order in cases:
+        with jax.enable_x64(x64):
+            check(lambda a: wnp.packbits(a, axis, order),  # noqa: B023
+                  lambda a: jnp.packbits(a, axis, order),  # noqa: B023
+                  _value(dt, shape), context=f"packbits({dt}{shape}, {axis}, {order})")  # fmt: skip

@@ -63,3 +63,34 @@ def unwrap(p: Any, discont: Any = None, axis: int = -1, period: Any = 2 * math.p
     first = slice_in_dim(pp, 0, 1, ax)
     rest = slice_in_dim(pp, 1, pp.aval.shape[ax], ax) + cumsum(correct, axis=axis)
     return concatenate((first, rest), axis=axis)
+
+
+@export
+def packbits(a: Any, axis: int | None = None, bitorder: str = "big") -> Any:
+    """``jax.numpy.packbits``: the nonzero-ness of `a` packed eight to a uint8 along
+    `axis` (flattened by default), most significant bit first for ``bitorder="big"``."""
+    from weaktrace.numpy.creation import arange, astype
+    from weaktrace.numpy.manipulation import swapaxes
+    from weaktrace.numpy.padding import pad
+    from weaktrace.numpy.shapes import ravel, reshape
+    from weaktrace.numpy.ufuncs import left_shift, not_equal
+
+    b = context(a)
+    x = operand(a, b)
+    if kind(x) not in "iub":
+        raise OperandTypeError("Expected an input array of integer or boolean data type")
+    if bitorder not in ("little", "big"):
+        raise ValueError("'order' must be either 'little' or 'big'")
+    arr = astype(not_equal(x, 0), "uint8")
+    bits = arange(8, dtype="uint8")
+    if bitorder == "big":
+        bits = bits[::-1]
+    if axis is None:
+        arr, axis = ravel(arr), 0
+    arr = swapaxes(arr, axis, -1)
+    rem = arr.shape[-1] % 8
+    if rem:
+        arr = pad(arr, [*([(0, 0)] * (arr.ndim - 1)), (0, 8 - rem)])
+    arr = reshape(arr, (*arr.shape[:-1], arr.shape[-1] // 8, 8))
+    packed = astype(sum_(left_shift(arr, bits), -1), "uint8")
+    return swapaxes(packed, axis, -1)
