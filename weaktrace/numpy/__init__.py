@@ -16,6 +16,7 @@ from weaktrace.numpy import (  # noqa: F401  (each module exports its functions)
     dtypes,
     einsums,
     fft,
+    functional,
     gathers,
     index_tricks,
     indexing,
@@ -25,6 +26,7 @@ from weaktrace.numpy import (  # noqa: F401  (each module exports its functions)
     math,
     math_arrays,
     methods,  # installs the tracer operators
+    padding,
     quantiles,
     rearrange,
     reductions,
