@@ -32,6 +32,7 @@ from weaktrace.numpy import (  # noqa: F401  (each module exports its functions)
     shapes,
     sorting,
     statistics,
+    histograms,
     ufuncs,
     windows,
 )
