@@ -113,6 +113,85 @@ def test_function(case):
               context=f"{name}({_label(kw)})", **_tolerance(kind))  # fmt: skip
 
 
+# -- polynomials -----------------------------------------------------------------------
+
+Y6 = np.array([1.0, -2.0, 0.5, 3.0, 2.5, -1.0], np.float32)
+Q2 = np.array([2.0, 1.0], np.float32)
+
+# name -> calls (m, a) on a 1-d operand `a` of length 6 of every kind (or a scalar).
+POLY: dict[str, list[Fn]] = {
+    "poly": [lambda m, a: m.poly(a), lambda m, a: m.poly(m.reshape(a[:4], (2, 2))),
+             lambda m, a: m.poly(a[:0])],
+    "polyadd": [lambda m, a: m.polyadd(a, a[:2]), lambda m, a: m.polyadd(Q2, a),
+                lambda m, a: m.polyadd(a[:3], 1)],
+    "polysub": [lambda m, a: m.polysub(a, a[:4]), lambda m, a: m.polysub(Q2[:1], a)],
+    "polymul": [lambda m, a: m.polymul(a, Q2), lambda m, a: m.polymul(a[:3], a[:0]),
+                lambda m, a: m.polymul(a[:2], a[:4])],
+    "polydiv": [lambda m, a: m.polydiv(a, Q2), lambda m, a: m.polydiv(Q2, a),
+                lambda m, a: m.polydiv(a, a[:3])],
+    "polyder": [lambda m, a: m.polyder(a), lambda m, a: m.polyder(a, 2),
+                lambda m, a: m.polyder(a, 0), lambda m, a: m.polyder(a, -1),
+                lambda m, a: m.polyder(a, m=7)],
+    "polyint": [lambda m, a: m.polyint(a), lambda m, a: m.polyint(a, 2, k=3),
+                lambda m, a: m.polyint(a, 3, k=Q2[:1]), lambda m, a: m.polyint(a, 0),
+                lambda m, a: m.polyint(a, 2, k=Y6[:2]), lambda m, a: m.polyint(a, 2, k=Y6[:3]),
+                lambda m, a: m.polyint(a, -1)],
+    "polyfit": [lambda m, a: m.polyfit(a, Y6, 2), lambda m, a: m.polyfit(a, Y6, 1, full=True),
+                lambda m, a: m.polyfit(a, Y6, 2, w=Y6 + 3),
+                lambda m, a: m.polyfit(a, m.stack([Y6, Y6 * 2], 1), 1, cov=True),
+                lambda m, a: m.polyfit(a, Y6, 1, cov="unscaled", rcond=1e-3),
+                lambda m, a: m.polyfit(a, Y6, 1, cov=True), lambda m, a: m.polyfit(a, Y6, -1),
+                lambda m, a: m.polyfit(a, Y6[:3], 1), lambda m, a: m.polyfit(a, Y6, 5, cov=True)],
+    "roots": [lambda m, a: m.roots(a, strip_zeros=False), lambda m, a: m.roots(a[:1]),
+              lambda m, a: m.roots(m.concatenate([a[:0] * 0, a[:3]]), strip_zeros=False)],
+}  # fmt: skip
+
+POLY_CASES = [
+    (name, kind, (i + j) % len(calls))
+    for name, calls in POLY.items()
+    for i, kind in enumerate(KINDS)
+    for j in range(len(calls))
+]
+
+# Where weaktrace disagrees with jax: (name, kind, call index) -> reason.
+POLY_MISMATCHES: dict[tuple[str, str, int], str] = {}
+
+
+def _poly_operand(kind: str) -> Any:
+    if kind in SCALARS:
+        return values(kind, (), seed=4)
+    return values(kind, (6,), seed=4, special=False)
+
+
+@pytest.mark.parametrize("x64", [False, True])
+def test_polynomial(x64, full):
+    cases = POLY_CASES if full else POLY_CASES[int(x64) :: 18]
+    for name, kind, i in cases:
+        if (name, kind, i) in POLY_MISMATCHES:
+            continue
+        call = POLY[name][i]
+        a = _poly_operand(kind)
+        lift = kind in SCALARS  # Python scalars cannot be sliced: the calls see atleast_1d(a)
+
+        def ours(v: Any, c: Fn = call, lift: bool = lift) -> Any:
+            return c(wnp, wnp.atleast_1d(v) if lift else v)
+
+        def theirs(v: Any, c: Fn = call, lift: bool = lift) -> Any:
+            return c(jnp, jnp.atleast_1d(v) if lift else v)
+
+        with jax.enable_x64(x64):
+            check(ours, theirs, a, context=f"{name}[{i}] {kind}", **_tolerance(kind))
+
+
+def test_roots_strip_zeros_is_eager_only():
+    p = np.array([0.0, 1.0, -3.0, 2.0], np.float32)
+    np.testing.assert_allclose(np.asarray(wnp.roots(p)), np.asarray(jnp.roots(p)), rtol=1e-5)
+    with pytest.raises(jax.errors.ConcretizationTypeError):
+        jax.jit(jnp.roots)(p)
+    with pytest.raises(wt.ConcretizationError):
+        wt.trace(wnp.roots).trace(p)
+
+
 def test_traced_integer_bins_need_a_static_value():
     x = np.arange(5.0, dtype=np.float32)
     with pytest.raises(jax.errors.ConcretizationTypeError):

@@ -33,6 +33,7 @@ from weaktrace.numpy import (  # noqa: F401  (each module exports its functions)
     sorting,
     statistics,
     histograms,
+    polynomials,
     ufuncs,
     windows,
 )
