@@ -20,6 +20,8 @@ from tests.mirror_harness import check
 Fn = Callable[..., Any]
 W1 = np.array([1, 2, 0, 3], np.int32)
 A1 = np.array([0.5, 1.0, 2.0, 0.25], np.float32)
+F32 = np.float32
+I4 = (np.arange(4) % 3).astype(np.int32)
 EDGES = np.array([-3.0, -1.0, 0.0, 0.5, 4.0], np.float32)
 
 # name -> keyword variants; each variant gets x (3, 4) of every kind (sampled in CI).
@@ -27,20 +29,21 @@ VARIANTS: dict[str, list[dict[str, Any]]] = {
     "cov": [{}, {"rowvar": False}, {"bias": True}, {"ddof": 2}, {"fweights": W1},
             {"aweights": A1}, {"fweights": W1, "aweights": A1, "ddof": 3},
             {"aweights": A1, "ddof": 0}, {"dtype": "float64"}, {"dtype": "int32"},
-            {"fweights": A1}, {"fweights": W1[:3]}, {"aweights": np.ones((2, 4))},
-            {"y": np.arange(4.0)}, {"y": np.ones((2, 3)), "rowvar": False}],
-    "corrcoef": [{}, {"rowvar": False}, {"dtype": "float32"}, {"y": np.arange(4) % 3},
+            {"fweights": A1}, {"fweights": W1[:3]}, {"aweights": np.ones((2, 4), F32)},
+            {"y": np.arange(4, dtype=F32)}, {"y": np.ones((2, 3), F32), "rowvar": False}],
+    "corrcoef": [{}, {"rowvar": False}, {"dtype": "float32"}, {"y": I4},
                  {"dtype": "bool"}],
     "histogram": [{}, {"bins": 3}, {"bins": EDGES}, {"range": (-1, 1)}, {"density": True},
-                  {"weights": np.arange(12.0).reshape(3, 4)}, {"bins": 4, "density": True,
+                  {"weights": np.arange(12, dtype=F32).reshape(3, 4)},
+                  {"bins": 4, "density": True,
                   "weights": np.arange(12, dtype=np.int16).reshape(3, 4)}, {"range": (2, 2)},
-                  {"weights": np.ones(3)}, {"bins": "auto"}, {"range": (1, 2, 3)}],
+                  {"weights": np.ones(3, np.float32)}, {"bins": "auto"}, {"range": (1, 2, 3)}],
     "histogram_bin_edges": [{}, {"bins": 5}, {"bins": EDGES}, {"range": (0, 1), "bins": 2},
                             {"bins": [1, 2, 5]}, {"range": [3.0, 3.0]}],
     "histogramdd": [{}, {"bins": 3}, {"bins": [2, 3, 1, 4]}, {"bins": (EDGES,) * 4},
-                    {"density": True, "bins": 2}, {"weights": np.arange(3.0)},
+                    {"density": True, "bins": 2}, {"weights": np.arange(3, dtype=np.float32)},
                     {"range": [(0, 1), None, (-2, 2), (1, 1)], "bins": 2},
-                    {"weights": np.ones(4)}, {"bins": [2, 3]}, {"range": [(0, 1)]}],
+                    {"weights": np.ones(4, np.float32)}, {"bins": [2, 3]}, {"range": [(0, 1)]}],
     "histogram2d": [{}, {"bins": 3}, {"bins": [2, 5]}, {"bins": EDGES},
                     {"bins": (EDGES, EDGES[:3])}, {"density": True, "bins": 2},
                     {"weights": np.arange(4, dtype=np.float16)},
