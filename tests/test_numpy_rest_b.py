@@ -168,7 +168,7 @@ def _poly_operand(kind: str) -> Any:
 
 @pytest.mark.parametrize("x64", [False, True])
 def test_polynomial(x64, full):
-    cases = POLY_CASES if full else POLY_CASES[int(x64) :: 18]
+    cases = POLY_CASES if full else POLY_CASES[int(x64) :: 40]
     for name, kind, i in cases:
         if (name, kind, i) in POLY_MISMATCHES:
             continue
