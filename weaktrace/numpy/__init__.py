@@ -34,6 +34,8 @@ from weaktrace.numpy import (  # noqa: F401  (each module exports its functions)
     shapes,
     sorting,
     statistics,
+    histograms,
+    polynomials,
     ufuncs,
     windows,
 )
