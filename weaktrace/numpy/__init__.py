@@ -35,6 +35,7 @@ from weaktrace.numpy import (  # noqa: F401  (each module exports its functions)
     sorting,
     statistics,
     histograms,
+    host_io,
     polynomials,
     ufuncs,
     windows,
