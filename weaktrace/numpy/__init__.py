@@ -18,6 +18,8 @@ from weaktrace.numpy import (  # noqa: F401  (each module exports its functions)
     fft,
     functional,
     gathers,
+    histograms,
+    host_io,
     index_tricks,
     indexing,
     integers,
@@ -27,6 +29,7 @@ from weaktrace.numpy import (  # noqa: F401  (each module exports its functions)
     math_arrays,
     methods,  # installs the tracer operators
     padding,
+    polynomials,
     quantiles,
     rearrange,
     reductions,
@@ -34,9 +37,6 @@ from weaktrace.numpy import (  # noqa: F401  (each module exports its functions)
     shapes,
     sorting,
     statistics,
-    histograms,
-    host_io,
-    polynomials,
     ufuncs,
     windows,
 )

@@ -22,7 +22,10 @@ class _Mirrors:
     that this module imports none of its siblings' internals)."""
 
     def __getattr__(self, name: str) -> Any:
-        return EXPORTS[name]
+        try:
+            return EXPORTS[name]
+        except KeyError:
+            raise AttributeError(name) from None
 
 
 N = _Mirrors()

@@ -20,7 +20,10 @@ class _Mirrors:
     """``N.name`` is the public weaktrace.numpy function (looked up at call time)."""
 
     def __getattr__(self, name: str) -> Any:
-        return EXPORTS[name]
+        try:
+            return EXPORTS[name]
+        except KeyError:
+            raise AttributeError(name) from None
 
 
 N = _Mirrors()
