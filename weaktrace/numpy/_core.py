@@ -74,6 +74,20 @@ BOOL, INT32, F32 = D("bool"), D("int32"), D("float32")
 
 
 EXPORTS: dict[str, Callable[..., Any]] = {}  # public name -> function, in definition order
+
+
+class _Mirrors:
+    """``N.name`` is the public weaktrace.numpy function, looked up at call time (so a
+    module can call its siblings' public functions without importing their internals)."""
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return EXPORTS[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+N = _Mirrors()
 export = exporter(EXPORTS)
 
 

@@ -14,21 +14,7 @@ from typing import Any
 import numpy as np
 
 from weaktrace.errors import InvalidInputError, OperandTypeError, OperandValueError, ShapeError
-from weaktrace.numpy._core import EXPORTS, Tracer, context, export, operand, promote
-
-
-class _Mirrors:
-    """``N.name`` is the public weaktrace.numpy function (looked up at call time, so
-    that this module imports none of its siblings' internals)."""
-
-    def __getattr__(self, name: str) -> Any:
-        try:
-            return EXPORTS[name]
-        except KeyError:
-            raise AttributeError(name) from None
-
-
-N = _Mirrors()
+from weaktrace.numpy._core import N, Tracer, context, export, operand, promote
 
 
 def _ndim(v: Any) -> int:

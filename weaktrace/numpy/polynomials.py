@@ -12,21 +12,8 @@ from typing import Any
 import numpy as np
 
 from weaktrace.errors import InvalidInputError, ShapeError
-from weaktrace.numpy._core import EXPORTS, Tracer, context, export, operand, promote
+from weaktrace.numpy._core import N, Tracer, context, export, operand, promote
 from weaktrace.numpy.gathers import _concrete
-
-
-class _Mirrors:
-    """``N.name`` is the public weaktrace.numpy function (looked up at call time)."""
-
-    def __getattr__(self, name: str) -> Any:
-        try:
-            return EXPORTS[name]
-        except KeyError:
-            raise AttributeError(name) from None
-
-
-N = _Mirrors()
 
 
 def _static_int(v: Any, what: str) -> int:
