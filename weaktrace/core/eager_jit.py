@@ -170,7 +170,7 @@ class EagerJit:
     def __call__(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """The compiled result, or `FALLBACK` when this call must run eagerly."""
         try:
-            return self.jitted(*args, **kwargs)
+            return self.jitted(*args, **kwargs) if kwargs else self.jitted(*args)
         except _NotArrays:
             self.failures = GIVE_UP
         except Exception:  # the eager path gives the same error, or runs what jit cannot

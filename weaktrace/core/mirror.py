@@ -58,17 +58,20 @@ def exporter(registry: dict[str, Callable[..., Any]]) -> Callable[[F], F]:
 
         @functools.wraps(fn)
         def public(*args: Any, **kwargs: Any) -> Any:
+            # An eager call from user code runs compiled: no source line is needed, so
+            # nothing is pinned (this is the path whose cost is jax.jit's dispatch).
+            if eager_jit.ENABLED and current() is None and not _internal(args):
+                if not compiled:
+                    compiled.append(EagerJit(fn))
+                ej = compiled[0]
+                if ej.failures < eager_jit.GIVE_UP:
+                    out = ej(args, kwargs)
+                    if out is not FALLBACK:
+                        return out
             pin = pinning(1)  # the user's line, for every equation this call records
             if pin is None:  # called from inside weaktrace, or inside a public call
                 return finish(args, fn(*args, **kwargs))
             try:
-                if eager_jit.ENABLED and current() is None and not _internal(args):
-                    if not compiled:
-                        compiled.append(EagerJit(fn))
-                    if compiled[0].failures < eager_jit.GIVE_UP:
-                        out = compiled[0](args, kwargs)
-                        if out is not FALLBACK:
-                            return out
                 return finish(args, fn(*args, **kwargs))
             finally:
                 pin.src = None
