@@ -24,6 +24,26 @@ def per_call(
     return min(timer.repeat(number=number, repeat=repeat)) / number
 
 
+def paired(
+    ours: str | Callable[[], Any],
+    ref: str | Callable[[], Any],
+    env_ours: dict[str, Any] | None = None,
+    env_ref: dict[str, Any] | None = None,
+    *,
+    number: int = 2_000,
+    repeat: int = 15,
+) -> tuple[float, float]:
+    """Best per-call times of two statements, timed in alternation so that a change of
+    the machine's load during the run touches both sides alike."""
+    a, b = timeit.Timer(ours, globals=env_ours), timeit.Timer(ref, globals=env_ref)
+    a.timeit(1), b.timeit(1)
+    best_a = best_b = float("inf")
+    for _ in range(repeat):
+        best_a = min(best_a, a.timeit(number))
+        best_b = min(best_b, b.timeit(number))
+    return best_a / number, best_b / number
+
+
 def report(rows: list[tuple[str, float, float]], target: str) -> str:
     """A table of (case, ours, jax) with the speed-up of ours over jax."""
     lines = [f"{'case':44s} {'weaktrace':>11s} {'jax':>11s} {'speed-up':>9s}"]
