@@ -75,9 +75,15 @@ def promote(ctx: Context, op: str, ops: list[Tracer], target: str | None = None)
         if len(ops) == 2 and ops[1].aval[1:] == first[1:] and first[1] is not _BOOL:
             return ops  # one dtype and weak flag: nothing to join
     dt, weak = pol.promote(op, [o.aval for o in ops], target)
-    overflow = pol.overflow(op)
+    overflow = None  # asked of the policy only when an operand converts
     out = []
     for o in ops:
+        av = o.aval
+        if av[1] is dt and av[2] == weak:  # already there (convert's own first test)
+            out.append(o)
+            continue
+        if overflow is None:
+            overflow = pol.overflow(op)
         c = convert(ctx, o, dt, weak, overflow)
         if c is not o and o.aval[1] is not dt:
             # The convert equation just recorded knows the source line; a folded literal
