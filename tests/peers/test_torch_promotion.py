@@ -953,14 +953,6 @@ WEAK_SCALAR_ARGUMENT_RUNTIME_DTYPE = (
 )
 
 KNOWN_MISMATCHES: dict[str, Known] = {
-    "sub-byte-shells": Known(
-        ("promote_types", "result_type"),
-        "torch's sub-byte shell dtypes (uint1/2/4 promote only with themselves and real "
-        "floats, like uint16/32/64; int1/2/4 only with themselves): weaktrace promotes them "
-        "as ordinary ints, or crashes with a bare ValueError ('uint4' is not in list) "
-        "(dtypes/policies.py: torch_promote_names, _TORCH_INTS / _TORCH_BIG_UINTS)",
-        _shell_refused,
-    ),
     "pow-bool-number": Known(
         ("binary",),
         "bool tensor ** True is bool in torch (result_type(bool, True)); weaktrace's power "

@@ -15,7 +15,13 @@ from weaktrace.errors import OperandTypeError, PolicyError, TypePromotionError
 _D = registry.by_name
 _TORCH_DEFAULTS = {**DEFAULTS_X64, "u": _D("int64"), "f": _D("float32"), "c": _D("complex64")}
 _INTS = ["uint8", "int8", "int16", "int32", "int64"]
-_BIG_UINTS = {"uint16", "uint32", "uint64"}
+# c10's "barebones" unsigned types: they promote only with themselves and real floats
+# (the sub-byte shells uint1..uint7 among them, with the dtypes ml_dtypes names).
+_BIG_UINTS = {"uint16", "uint32", "uint64", "uint1", "uint2", "uint4"}
+# c10::promoteTypes' table: every other dtype (the int1..int7 shells, and dtypes torch
+# lacks) promotes with nothing but itself.
+_TABLE = {"bool", *_INTS, "float16", "bfloat16", "float32", "float64", "complex32",
+          "complex64", "complex128"}  # fmt: skip
 _F8 = {"float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz", "float8_e8m0fnu"}
 _COMPLEX_PART = {"complex32": "float16", "complex64": "float32", "complex128": "float64"}
 _COMPLEX_OF = {"float16": "complex32", "float32": "complex64", "float64": "complex128"}
@@ -27,7 +33,8 @@ _TORCH_NAMES = {  # torch's own spelling, for its error messages
     "complex128": "ComplexDouble", "uint16": "UInt16", "uint32": "UInt32", "uint64": "UInt64",
     "float8_e4m3fn": "Float8_e4m3fn", "float8_e5m2": "Float8_e5m2",
     "float8_e4m3fnuz": "Float8_e4m3fnuz", "float8_e5m2fnuz": "Float8_e5m2fnuz",
-    "float8_e8m0fnu": "Float8_e8m0fnu",
+    "float8_e8m0fnu": "Float8_e8m0fnu", "uint1": "UInt1", "uint2": "UInt2", "uint4": "UInt4",
+    "int1": "Int1", "int2": "Int2", "int4": "Int4",
 }  # fmt: skip
 # Operations PyTorch has no kernel for, by (jax.numpy name, operand kind).
 _UNSUPPORTED = {
@@ -65,11 +72,20 @@ def promote_names(a: str, b: str) -> str:
         )
     order = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
     ka, kb = _D(a).kind, _D(b).kind
-    if (a in _BIG_UINTS or b in _BIG_UINTS) and "f" not in (ka, kb):
+    if a in _BIG_UINTS or b in _BIG_UINTS:
+        if ka == "f" or kb == "f":  # a real float absorbs them (c10 checks float8 first)
+            return a if ka == "f" else b
         raise TypePromotionError(
             f"Promotion for uint16, uint32, uint64 types is not supported, attempted to "
             f"promote {torch_name(a)} and {torch_name(b)} (as in PyTorch). Cast explicitly "
             "to the dtype you want."
+        )
+    if a not in _TABLE or b not in _TABLE:
+        odd = a if a not in _TABLE else b
+        raise TypePromotionError(
+            f"{torch_name(odd)} promotes with no other dtype in PyTorch (it is not in "
+            f"c10::promoteTypes' table); attempted to promote {torch_name(a)} and "
+            f"{torch_name(b)}. Cast explicitly to the dtype you want."
         )
     if order[ka] != order[kb]:
         low, high = (a, b) if order[ka] < order[kb] else (b, a)
