@@ -953,38 +953,6 @@ WEAK_SCALAR_ARGUMENT_RUNTIME_DTYPE = (
 )
 
 KNOWN_MISMATCHES: dict[str, Known] = {
-    "pow-bool-number": Known(
-        ("binary",),
-        "bool tensor ** True is bool in torch (result_type(bool, True)); weaktrace's power "
-        "promotes to the 'numeric' target first, giving int64 (weaktrace/numpy.py: power)",
-        lambda c: (
-            c.section == "binary"
-            and c.op == "pow"
-            and c.operands[0].dtype == "bool"
-            and c.operands[1].wrapped
-            and c.operands[1].number is True
-        ),
-    ),
-    "all-any-uint8": Known(
-        ("reduce",),
-        "torch.all / torch.any of a uint8 tensor return uint8 (kept for backward "
-        "compatibility); weaktrace returns bool (weaktrace/numpy.py: _reduction all/any)",
-        lambda c: (
-            c.section == "reduce" and c.op in ("all", "any") and c.operands[0].dtype == "uint8"
-        ),
-    ),
-    "mean-integer-dtype": Known(
-        ("reduce",),
-        "torch.mean(x, dtype=<an integer dtype>) raises (mean needs a floating or complex "
-        "dtype); weaktrace averages in the integer dtype (weaktrace/numpy.py: mean takes "
-        "dtype= as given; TorchRules.mean_dtype only checks the input's dtype)",
-        lambda c: (
-            c.section == "reduce"
-            and c.op.startswith("mean(dtype=")
-            and _reduce_parts(c)[1] in ("int8", "uint8", "int64")
-            and torch_verdict(c) == "raises"
-        ),
-    ),
     "number-overflow-check": Known(
         ("binary",),
         "torch.where(cond, int8_tensor, 1000) and int8_tensor ** 1000 raise ('value cannot "
@@ -1022,16 +990,6 @@ KNOWN_MISMATCHES: dict[str, Known] = {
         "convert to lax.convert_element_type as is",
         lambda c: _float8_conversion_differs(c),
         stage="values",
-    ),
-    "sign-bool": Known(
-        ("unary",),
-        "torch.sign(bool) is bool; weaktrace raises OperandTypeError (sign needs a number)",
-        lambda c: c.section == "unary" and c.op == "sign" and c.operands[0].dtype == "bool",
-    ),
-    "imag-of-real": Known(
-        ("unary",),
-        "torch.imag of a real tensor raises; weaktrace gives zeros, as jnp.imag does",
-        lambda c: c.section == "unary" and c.op == "imag" and not is_complex(c.operands[0].dtype),
     ),
     "complex32-parts": Known(
         ("unary",),

@@ -76,7 +76,16 @@ tanh = _unary("tanh", P.tanh_p, "inexact")
 sqrt = _unary("sqrt", P.sqrt_p, "inexact")
 cbrt = _unary("cbrt", P.cbrt_p, "inexact")
 negative = _unary("negative", P.neg_p)
-sign = _unary("sign", P.sign_p)
+
+
+@export
+def sign(x: Any, /) -> Any:
+    """``jax.numpy.sign`` (bools are refused, or, where the policy says so, kept: torch)."""
+    b = context(x)
+    (x,) = promote(b, "sign", [operand(x, b)])
+    return x if kind(x) == "b" and b.policy.bool_sign else bind(P.sign_p, x)
+
+
 bitwise_not = _unary("bitwise_not", P.not_p)
 invert = _unary("invert", P.not_p)
 
@@ -328,9 +337,11 @@ def real(val: Any, /) -> Any:
 
 @export
 def imag(val: Any, /) -> Any:
-    """``jax.numpy.imag``: zeros of the same dtype for real values."""
+    """``jax.numpy.imag``: zeros of the same dtype for real values (a policy may refuse
+    them: torch)."""
     b = context(val)
     val = operand(val, b)
+    b.policy.refuse("imag", [val.aval])
     return emit(P.imag_p, val) if kind(val) == "c" else full_like_value(val, 0)
 
 
@@ -453,6 +464,8 @@ def power(x1: Any, x2: Any, /) -> Any:
         return emit(P.integer_pow_p, x, y=y)
     a1, a2 = promote_shapes("power", operands(b, (x1, x2)))
     p1, p2 = promote(b, "power", [a1, a2], "numeric")
+    if kind(p1) == "b":  # a policy that keeps bools (torch): x ** 0 is True, x ** 1 is x
+        return emit(P.or_p, p1, emit(P.not_p, p2))
     if y is not None:  # other policies: the literal joins the promotion, then integer_pow
         if y < 0 and kind(p1) in "biu":
             raise OperandTypeError("Integers to negative integer powers are not allowed.")

@@ -74,6 +74,8 @@ class Policy:
     # clip(int_array, lo, hi): NumPy drops a Python int bound beyond the array dtype's
     # range (it cannot change a value) instead of converting it.
     clip_drops_unreachable_int_bounds: bool = False
+    # sign of bools: bool (PyTorch's kernel) rather than refused (JAX's lax.sign).
+    bool_sign: bool = False
     defaults: dict[str, DType] = DEFAULTS_X64
 
     # -- the public face ------------------------------------------------------------
@@ -161,6 +163,18 @@ class Policy:
     def mean(self, dt: DType) -> DType:
         """The dtype mean of `dt` values computes in."""
         return self.defaults["f"] if dt.kind in "bui" else dt
+
+    def mean_dtype(self, dt: DType) -> DType:
+        """The dtype mean computes in when asked for ``dtype=dt`` (as given here)."""
+        return dt
+
+    def logical_reduction(self, dt: DType) -> DType:
+        """The dtype all / any of `dt` values return (bool here)."""
+        return _D("bool")
+
+    def refuse(self, op: str, avals: Sequence[Aval]) -> None:
+        """Raise where the system has no kernel for operation `op` on these operands
+        (`promote` asks it too; nothing is refused here)."""
 
     def values_dtype(self, values: Sequence[Any]) -> DType:
         """The dtype of an array made from concrete Python/numpy values."""

@@ -43,6 +43,9 @@ _UNSUPPORTED = {
     ("negative", "b"): "Negation, the `-` operator, on a bool tensor is not supported (as in "
     "PyTorch). Use logical_not instead.",
     ("absolute", "b"): "\"abs_cpu\" not implemented for 'Bool' (as in PyTorch); cast first",
+    **{("imag", k): "imag is not implemented for arrays of non-complex dtypes (as in PyTorch);"
+       " a real array has no imaginary part to view. Use zeros_like(x) if you mean zeros."
+       for k in "buif"},
 }
 # PyTorch has no order on complex values: comparisons and maximum/minimum refuse them.
 _UNSUPPORTED.update(
@@ -111,6 +114,7 @@ class TorchPolicy(Policy):
 
     name = "torch"
     same_needs_no_join = False  # a wrapped float takes the default float dtype
+    bool_sign = True
 
     def __init__(self, default_float: str = "float32") -> None:
         if default_float not in ("float32", "float64"):
@@ -153,11 +157,19 @@ class TorchPolicy(Policy):
             return _D(_COMPLEX_OF.get(dt.name, "complex64"))
         return super().to_target(dt, target)
 
-    def promote(self, op: str, avals: Sequence[Aval], target: str | None) -> tuple[DType, bool]:
+    def refuse(self, op: str, avals: Sequence[Aval]) -> None:
         for a in avals:
             message = _UNSUPPORTED.get((op, a[1].kind))
             if message is not None:
                 raise OperandTypeError(message)
+
+    def promote(self, op: str, avals: Sequence[Aval], target: str | None) -> tuple[DType, bool]:
+        self.refuse(op, avals)
+        if op == "power" and target == "numeric":
+            dt, weak = self.join(avals)
+            if dt.kind == "b":  # bool ** True is bool: torch's pow keeps a bool base
+                return dt, weak
+            return self.to_target(dt, target), weak
         return super().promote(op, avals, target)
 
     def accumulate(self, dt: DType) -> DType:
@@ -171,6 +183,18 @@ class TorchPolicy(Policy):
                 "first, e.g. x.astype('float32').mean()."
             )
         return dt
+
+    def mean_dtype(self, dt: DType) -> DType:
+        if dt.kind in "bui":
+            raise OperandTypeError(
+                f"mean(): could not infer output dtype. Optional dtype must be either a "
+                f"floating point or complex dtype. Got: {torch_name(dt.name)} (as in PyTorch)."
+                " Ask for a float dtype and round the result if you need integers."
+            )
+        return dt
+
+    def logical_reduction(self, dt: DType) -> DType:
+        return dt if dt.name == "uint8" else _D("bool")  # torch keeps uint8 (legacy)
 
     def lowering_dtype(self, dt: DType) -> DType:
         return _D("complex64") if dt.name == "complex32" else dt
