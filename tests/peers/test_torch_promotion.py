@@ -991,18 +991,6 @@ KNOWN_MISMATCHES: dict[str, Known] = {
         lambda c: _float8_conversion_differs(c),
         stage="values",
     ),
-    "complex32-parts": Known(
-        ("unary",),
-        "abs / real / imag / isfinite / round of complex32 crash with a bare ValueError from "
-        "numpy ('data type complex32 not inexact': np.finfo(ml_dtypes.complex32) in "
-        "core/primitives.py: _real_dtype, and numpy.py: round); torch gives float16 / bool "
-        "(or, for round, has no kernel)",
-        lambda c: (
-            c.section == "unary"
-            and c.op in ("abs", "real", "imag", "isfinite", "round")
-            and c.operands[0].dtype == "complex32"
-        ),
-    ),
     "python-int-range": Known(
         ("int_range",),
         "torch takes a Python int as an int64 or uint64 c10::Scalar: [-2**63, 2**64) works, "
