@@ -111,6 +111,34 @@ def _is_aval(x: Any) -> bool:
     return isinstance(x, AbstractValue)
 
 
+@jax.tree_util.register_pytree_node_class
+class _PyBool:
+    """A Python bool argument under a policy where Python bools are weak (torch's
+    wrapped number): jax.jit sees its value as a leaf of a node of its own, so that
+    jax's cache keeps it apart from a bool array, and the trace gives it the policy's
+    Python-scalar aval instead of the strong bool jax makes of it."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def tree_flatten(self) -> tuple[tuple[Any], None]:
+        return (self.value,), None
+
+    @classmethod
+    def tree_unflatten(cls, aux: None, children: Sequence[Any]) -> _PyBool:
+        return cls(children[0])
+
+
+def _is_pybool(x: Any) -> bool:
+    return x.__class__ is _PyBool
+
+
+def _wrap_bool(x: Any) -> Any:
+    return _PyBool(x) if x.__class__ is bool else x
+
+
 def _policy_x64(policy: Policy) -> bool | None:
     """The x64 mode a policy pins (None: it follows jax's config)."""
     return policy.x64
@@ -186,7 +214,7 @@ class TracedFunction:
         # Calls cost what a jax.jit call costs: the instance gets a class of its own
         # whose __call__ is a plain function around jax.jit's C++ dispatch (no bound
         # method, no attribute lookups). See `_dispatcher`.
-        call = _dispatcher(self._jitted, fun, self._x64, self._check_ints)
+        call = _dispatcher(self._jitted, fun, self._x64, self._check_ints, self._bool_wrapper())
         cls = type(self)
         self.__class__ = type(cls.__name__, (cls,), {"__call__": staticmethod(call)})
 
@@ -200,7 +228,24 @@ class TracedFunction:
             with _MAKE_JIT:  # threads racing on a first call share one jax.jit
                 if self._jitted is None:
                     self._make_jit()
-        return _dispatcher(self._jitted, self.fun, self._x64, self._check_ints)(*args, **kwargs)
+        return _dispatcher(self._jitted, self.fun, self._x64, self._check_ints,
+                           self._bool_wrapper())(*args, **kwargs)  # fmt: skip
+
+    def _bool_wrapper(self) -> Callable[..., Any] | None:
+        """What marks Python bool arguments before jax.jit sees them, where the policy
+        makes them weak (None elsewhere: jax's strong bool is theirs)."""
+        if not self.policy.resolve().scalar(bool)[1]:
+            return None
+
+        def wrap(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+            statics = self._split(args, kwargs)[0]
+            args = tuple(a if i in statics else jax.tree_util.tree_map(_wrap_bool, a)
+                         for i, a in enumerate(args))  # fmt: skip
+            kwargs = {k: v if k in self.static_argnames else jax.tree_util.tree_map(_wrap_bool, v)
+                      for k, v in kwargs.items()}  # fmt: skip
+            return args, kwargs
+
+        return wrap
 
     def _check_ints(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
         """NumPy's value check of Python int arguments (``np.uint8(1) + 256`` raises):
@@ -268,9 +313,10 @@ class TracedFunction:
 
     def _trace(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Traced, list[Any]]:
         statics, dyn_args, dyn_kwargs, static_kwargs = self._split(args, kwargs)
-        leaves, in_tree = jax.tree_util.tree_flatten((dyn_args, dyn_kwargs))
+        leaves, in_tree = jax.tree_util.tree_flatten((dyn_args, dyn_kwargs), is_leaf=_is_pybool)
         pol = self.policy.resolve()
-        in_avals = [abstractify(x, pol) for x in leaves]
+        in_avals = [abstractify(True if x.__class__ is _PyBool else x, pol) for x in leaves]
+        leaves = [x.value if x.__class__ is _PyBool else x for x in leaves]
 
         def flat_fun(*tracers: Any) -> Any:
             t_args, t_kwargs = jax.tree_util.tree_unflatten(in_tree, tracers)
@@ -304,7 +350,11 @@ class TracedFunction:
 
 
 def _dispatcher(
-    jitted: Any, fun: Callable[..., Any], x64: bool | None, check: Callable[..., bool]
+    jitted: Any,
+    fun: Callable[..., Any],
+    x64: bool | None,
+    check: Callable[..., bool],
+    wrap: Callable[..., Any] | None = None,
 ) -> Callable[..., Any]:
     """The call path of a traced function: jax.jit's dispatch, whose cache tells weak
     from strong inputs exactly as jax's does. Inside another weaktrace trace the
@@ -315,6 +365,9 @@ def _dispatcher(
 
         def call(*args: Any, **kwargs: Any) -> Any:
             try:
+                if wrap is not None:
+                    a, k = wrap(args, kwargs)
+                    return jitted(*a, **k)
                 return jitted(*args, **kwargs)
             except (TypeError, ValueError):
                 if _current() is None:
@@ -327,8 +380,9 @@ def _dispatcher(
         if _current() is not None:
             return fun(*args, **kwargs)
         checked = check(args, kwargs)
+        a, k = (args, kwargs) if wrap is None else wrap(args, kwargs)
         with stages.x64_mode(x64):
-            out = jitted(*args, **kwargs)
+            out = jitted(*a, **k)
         if not checked:
             check(args, kwargs)  # the first call traced: the int targets are known now
         return out

@@ -1000,20 +1000,6 @@ KNOWN_MISMATCHES: dict[str, Known] = {
         "Python int argument must fit int64; dtypes/policies.py: a wrapped int is int64)",
         _int_out_of_range,
     ),
-    "bool-argument-loses-wrapped": Known(
-        ("binary",),
-        "under f(*args) a Python bool argument reaches the trace as jax's strong bool "
-        "tracer, i.e. a 0-dim bool tensor, not a wrapped number: 0-dim uint16/32/64 or "
-        "float8 with True then hits torch's promotion refusal (f.trace(...) is right) "
-        "(api.TracedFunction._run: Python scalars are not re-abstracted by the policy)",
-        lambda c: (
-            c.section == "binary"
-            and _has(c, lambda o: o.wrapped and o.number is True)
-            and _has(c, lambda o: o.shape == () and o.dtype in BIG_UINTS | FLOAT8)
-            and torch_gives_value(c)
-        ),
-        stage="values",
-    ),
     "complex32-arguments": Known(
         ("binary", "clip", "cat", "reduce", "unary"),
         "a complex32 array cannot be an argument of a compiled call: jax.jit rejects "
