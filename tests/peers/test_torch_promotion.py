@@ -922,15 +922,6 @@ def _float8_conversion_differs(case: Case) -> bool:
     return False
 
 
-def _six_steps_differ(case: Case) -> bool:
-    """Does some base value's power modulo 2**bits change when the exponent keeps only
-    its low six bits (as six squarings do)? Bases like 2 vanish either way."""
-    base, n = case.operands[0], case.operands[1].number
-    mod = 2 ** np.iinfo(np_dtype(base.dtype)).bits
-    values = to_numpy(base.as_torch()).ravel().tolist()
-    return any(pow(int(v), n, mod) != pow(int(v), n % 64, mod) for v in values)
-
-
 def _has(case: Case, pred: Callable[[Operand], bool]) -> bool:
     return any(o is not None and pred(o) for o in case.operands)
 
@@ -964,23 +955,6 @@ KNOWN_MISMATCHES: dict[str, Known] = {
             and _has(c, lambda o: o.wrapped and type(o.number) is int)
             and torch_verdict(c) == "raises"
         ),
-    ),
-    "int-pow-wraps-exponent": Known(
-        ("binary",),
-        "int_tensor ** n for a traced int n >= 64: torch computes the power modulo 2**bits "
-        "(3 ** 1000 in int16 is 23329, 2 ** 1000 in int64 is 0); weaktrace, like jnp, runs "
-        "six squarings and so raises to n mod 64 (2 ** 1000 gives 2 ** 40) "
-        "(weaktrace/numpy.py: _pow_int_int)",
-        lambda c: (
-            c.op == "pow"
-            and c.operands[0].kind() == "i"
-            and c.operands[1].wrapped
-            and type(c.operands[1].number) is int
-            and c.operands[1].number >= 64
-            and _six_steps_differ(c)
-            and torch_gives_value(c)
-        ),
-        stage="values",
     ),
     "float8-unrepresentable-conversion": Known(
         ("binary",),

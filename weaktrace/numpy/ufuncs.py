@@ -497,14 +497,25 @@ pow = alias("pow", power)
 
 
 def _pow_int_int(b: Context, x1: Any, x2: Any) -> Any:
-    """``jax._src.numpy.ufuncs._pow_int_int``: six steps of binary exponentiation."""
-    zero, one = lit(b, 0, x2.aval.dt), lit(b, 1, x2.aval.dt)
+    """``jax._src.numpy.ufuncs._pow_int_int``: six steps of binary exponentiation (one
+    per bit of the exponent's dtype where the policy raises to the whole exponent)."""
+    dt = x2.aval.dt
+    zero, one = lit(b, 0, dt), lit(b, 1, dt)
+    full = b.policy.int_pow_full_exponent
+    base, exponent = x1, x2
     start = emit(P.and_p, emit(P.eq_p, x1, zero), emit(P.ne_p, x2, zero))
     acc = where(start, zero, one)
-    for _ in range(6):
+    for _ in range(dt.bits if full else 6):
         acc = where(emit(P.and_p, x2, one), emit(P.mul_p, acc, x1), acc)
         x1 = emit(P.mul_p, x1, x1)
         x2 = emit(P.shift_right_logical_p, x2, one)
+    if full and dt.kind == "i":  # torch's powi: 1 ** -n = 1, (-1) ** -n = +-1, else 0
+        minus_one = lit(b, -1, dt)
+        odd = emit(P.ne_p, emit(P.and_p, exponent, one), zero)
+        at_minus_one = where(odd, minus_one, one)
+        negative = where(emit(P.eq_p, base, one), one,
+                         where(emit(P.eq_p, base, minus_one), at_minus_one, zero))  # fmt: skip
+        acc = where(emit(P.lt_p, exponent, zero), negative, acc)
     return acc
 
 

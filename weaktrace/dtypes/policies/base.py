@@ -76,6 +76,10 @@ class Policy:
     clip_drops_unreachable_int_bounds: bool = False
     # sign of bools: bool (PyTorch's kernel) rather than refused (JAX's lax.sign).
     bool_sign: bool = False
+    # integer ** traced integer: JAX runs six squaring steps (exponents beyond 63 wrap
+    # and negative ones give garbage); PyTorch raises to the whole exponent (one step per
+    # bit of its dtype), and a negative one gives 0, or 1 / -1 for bases 1 / -1.
+    int_pow_full_exponent: bool = False
     defaults: dict[str, DType] = DEFAULTS_X64
 
     # -- the public face ------------------------------------------------------------
