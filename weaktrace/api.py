@@ -21,8 +21,8 @@ from weaktrace.core.operands import abstractify
 from weaktrace.core.program import make_program
 from weaktrace.core.trace import Promotion, current
 from weaktrace.dtypes.policies import Policy, as_policy
-from weaktrace.dtypes.policies.base import int_bounds
 from weaktrace.errors import (
+    ArgumentOverflowError,
     InvalidInputError,
     StaticArgumentError,
     WeaktraceError,
@@ -181,7 +181,11 @@ class TracedFunction:
         self.traces = 0  # how often jax.jit traced us: one per compile-cache entry
         self._x64 = _policy_x64(self.policy)
 
-        self._int_targets: dict[Any, dict[int, Any]] = {}  # in_tree -> {leaf: int dtype}
+        # in_tree -> {leaf: (int dtype, lowest, highest)}: Python int arguments to check
+        self._int_targets: dict[Any, dict[int, Any]] = {}
+        pol = type(self.policy)
+        self._may_check_ints = (self.policy.literal_overflow == "raise"
+                                or pol.overflow is not Policy.overflow)  # fmt: skip
         self._jitted: Any = None
         # jax.jit is made on the first call (``.trace`` / ``.explain`` never pay for
         # it), or now when jax must check argnums against the signature.
@@ -251,17 +255,16 @@ class TracedFunction:
         """NumPy's value check of Python int arguments (``np.uint8(1) + 256`` raises):
         the trace recorded which integer dtype each one is converted to. Returns False
         when no trace has recorded that yet (the caller checks again after the call)."""
-        if not self._int_targets and self.policy.literal_overflow != "raise":
+        if not self._int_targets and not self._may_check_ints:
             return True
         _, dyn_args, dyn_kwargs, _ = self._split(args, kwargs)
         leaves, in_tree = jax.tree_util.tree_flatten((dyn_args, dyn_kwargs))
         targets = self._int_targets.get(in_tree)
         if targets is None:
             return False
-        for i, dt in targets.items():
-            lo, hi = int_bounds(dt)
+        for i, (dt, lo, hi) in targets.items():
             if type(leaves[i]) is int and not lo <= leaves[i] <= hi:
-                raise OverflowError(f"Python integer {leaves[i]} out of bounds for {dt}")
+                raise ArgumentOverflowError(f"Python integer {leaves[i]} out of bounds for {dt}")
         return True
 
     def _run(self, *args: Any, **kwargs: Any) -> Any:
@@ -327,7 +330,8 @@ class TracedFunction:
         made = make_program(flat_fun, in_avals, pol)
         if made.int_checks:
             index = {v: i for i, v in enumerate(made.program.invars)}
-            self._int_targets[in_tree] = {index[v]: dt for v, dt in made.int_checks if v in index}
+            self._int_targets[in_tree] = {index[v]: (dt, *pol.int_range(dt))
+                                          for v, dt in made.int_checks if v in index}  # fmt: skip
         traced = Traced(
             made.program,
             jax.tree_util.tree_unflatten(in_tree, in_avals),

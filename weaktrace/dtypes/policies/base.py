@@ -127,6 +127,11 @@ class Policy:
         such as where and concatenate cast and wrap)."""
         return self.literal_overflow
 
+    def int_range(self, dt: DType) -> tuple[int, int]:
+        """The Python ints integer dtype `dt` takes where `overflow` says "raise" (its
+        range here)."""
+        return int_bounds(dt)
+
     def check_python_int(self, value: int) -> None:
         """Raise where a Python int cannot enter at all (JAX: beyond the default int)."""
 

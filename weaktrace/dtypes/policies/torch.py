@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from weaktrace.dtypes import registry
-from weaktrace.dtypes.policies.base import DEFAULTS_X64, Aval, Policy, _spec
+from weaktrace.dtypes.policies.base import DEFAULTS_X64, Aval, Policy, _spec, int_bounds
 from weaktrace.dtypes.registry import DType
 from weaktrace.errors import OperandTypeError, PolicyError, TypePromotionError
 
@@ -36,6 +36,7 @@ _TORCH_NAMES = {  # torch's own spelling, for its error messages
     "float8_e8m0fnu": "Float8_e8m0fnu", "uint1": "UInt1", "uint2": "UInt2", "uint4": "UInt4",
     "int1": "Int1", "int2": "Int2", "int4": "Int4",
 }  # fmt: skip
+_CHECKED_SCALAR_OPS = {"where", "power"}
 # Operations PyTorch has no kernel for, by (jax.numpy name, operand kind).
 _UNSUPPORTED = {
     ("subtract", "b"): "Subtraction, the `-` operator, with a bool tensor is not supported (as "
@@ -43,9 +44,11 @@ _UNSUPPORTED = {
     ("negative", "b"): "Negation, the `-` operator, on a bool tensor is not supported (as in "
     "PyTorch). Use logical_not instead.",
     ("absolute", "b"): "\"abs_cpu\" not implemented for 'Bool' (as in PyTorch); cast first",
-    **{("imag", k): "imag is not implemented for arrays of non-complex dtypes (as in PyTorch);"
-       " a real array has no imaginary part to view. Use zeros_like(x) if you mean zeros."
-       for k in "buif"},
+    **{
+        ("imag", k): "imag is not implemented for arrays of non-complex dtypes (as in PyTorch);"
+        " a real array has no imaginary part to view. Use zeros_like(x) if you mean zeros."
+        for k in "buif"
+    },
 }
 # PyTorch has no order on complex values: comparisons and maximum/minimum refuse them.
 _UNSUPPORTED.update(
@@ -123,6 +126,16 @@ class TorchPolicy(Policy):
         cplx = "complex64" if default_float == "float32" else "complex128"
         self.defaults = {**_TORCH_DEFAULTS, "f": _D(default_float), "c": _D(cplx)}
         self._cache: dict[tuple[Any, ...], tuple[DType, bool]] = {}
+
+    def overflow(self, op: str) -> str:
+        # where and pow take a Python number through a checked c10::Scalar conversion
+        # to the result dtype ("value cannot be converted to type int8_t without
+        # overflow"); the other ops wrap it (int8_tensor + 1000).
+        return "raise" if op in _CHECKED_SCALAR_OPS else "wrap"
+
+    def int_range(self, dt: DType) -> tuple[int, int]:
+        lo, hi = int_bounds(dt)  # c10::overflows lets -max..-1 wrap into unsigned types
+        return (-hi, hi) if dt.kind == "u" else (lo, hi)
 
     def scalar(self, cls: type) -> tuple[DType, bool]:
         return self.defaults[{bool: "b", int: "i", float: "f", complex: "c"}[cls]], True
