@@ -16,11 +16,13 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TextIO
 
 import jax
+import numpy as np
 
 from weaktrace.core.operands import abstractify
 from weaktrace.core.program import make_program
 from weaktrace.core.trace import Promotion, current
 from weaktrace.dtypes.policies import Policy, as_policy
+from weaktrace.dtypes.policies.base import INT64_MAX, INT64_MIN
 from weaktrace.errors import (
     ArgumentOverflowError,
     InvalidInputError,
@@ -112,31 +114,29 @@ def _is_aval(x: Any) -> bool:
 
 
 @jax.tree_util.register_pytree_node_class
-class _PyBool:
-    """A Python bool argument under a policy where Python bools are weak (torch's
-    wrapped number): jax.jit sees its value as a leaf of a node of its own, so that
-    jax's cache keeps it apart from a bool array, and the trace gives it the policy's
-    Python-scalar aval instead of the strong bool jax makes of it."""
+class _PyScalar:
+    """A Python scalar argument jax.jit would misread: a bool under a policy where
+    Python bools are weak (torch's wrapped number; jax makes a strong bool array of it),
+    an int beyond int64 the policy takes (torch's uint64 numbers; jax refuses them).
+    jax.jit sees `value` (as jax can hold it) as the leaf of a node of its own, so its
+    cache keeps the argument apart from an array; the trace gives it the aval of
+    `python`, a Python scalar standing for it."""
 
-    __slots__ = ("value",)
+    __slots__ = ("python", "value")
 
-    def __init__(self, value: Any) -> None:
-        self.value = value
+    def __init__(self, value: Any, python: Any) -> None:
+        self.value, self.python = value, python
 
-    def tree_flatten(self) -> tuple[tuple[Any], None]:
-        return (self.value,), None
+    def tree_flatten(self) -> tuple[tuple[Any], Any]:
+        return (self.value,), self.python
 
     @classmethod
-    def tree_unflatten(cls, aux: None, children: Sequence[Any]) -> _PyBool:
-        return cls(children[0])
+    def tree_unflatten(cls, python: Any, children: Sequence[Any]) -> _PyScalar:
+        return cls(children[0], python)
 
 
-def _is_pybool(x: Any) -> bool:
-    return x.__class__ is _PyBool
-
-
-def _wrap_bool(x: Any) -> Any:
-    return _PyBool(x) if x.__class__ is bool else x
+def _is_pyscalar(x: Any) -> bool:
+    return x.__class__ is _PyScalar
 
 
 def _policy_x64(policy: Policy) -> bool | None:
@@ -218,7 +218,7 @@ class TracedFunction:
         # Calls cost what a jax.jit call costs: the instance gets a class of its own
         # whose __call__ is a plain function around jax.jit's C++ dispatch (no bound
         # method, no attribute lookups). See `_dispatcher`.
-        call = _dispatcher(self._jitted, fun, self._x64, self._check_ints, self._bool_wrapper())
+        call = _dispatcher(self._jitted, fun, self._x64, self._check_ints, self._scalar_wrapper())
         cls = type(self)
         self.__class__ = type(cls.__name__, (cls,), {"__call__": staticmethod(call)})
 
@@ -233,19 +233,30 @@ class TracedFunction:
                 if self._jitted is None:
                     self._make_jit()
         return _dispatcher(self._jitted, self.fun, self._x64, self._check_ints,
-                           self._bool_wrapper())(*args, **kwargs)  # fmt: skip
+                           self._scalar_wrapper())(*args, **kwargs)  # fmt: skip
 
-    def _bool_wrapper(self) -> Callable[..., Any] | None:
-        """What marks Python bool arguments before jax.jit sees them, where the policy
-        makes them weak (None elsewhere: jax's strong bool is theirs)."""
-        if not self.policy.resolve().scalar(bool)[1]:
+    def _scalar_wrapper(self) -> Callable[..., Any] | None:
+        """What marks the Python scalar arguments jax.jit would misread (see
+        `_PyScalar`), for policies that have such (None elsewhere)."""
+        pol = self.policy.resolve()
+        weak_bools = pol.scalar(bool)[1]
+        big_ints = type(pol).python_int is not Policy.python_int
+        if not (weak_bools or big_ints):
             return None
+
+        def leaf(x: Any) -> Any:
+            if x.__class__ is bool and weak_bools:
+                return _PyScalar(x, True)
+            if x.__class__ is int and big_ints and not INT64_MIN <= x <= INT64_MAX:
+                dt = pol.python_int(x)[0]  # raises beyond the policy's range
+                return _PyScalar(np.asarray(x, dt.numpy), (x > 0 and INT64_MAX + 1) or INT64_MIN)
+            return x
 
         def wrap(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
             statics = self._split(args, kwargs)[0]
-            args = tuple(a if i in statics else jax.tree_util.tree_map(_wrap_bool, a)
+            args = tuple(a if i in statics else jax.tree_util.tree_map(leaf, a)
                          for i, a in enumerate(args))  # fmt: skip
-            kwargs = {k: v if k in self.static_argnames else jax.tree_util.tree_map(_wrap_bool, v)
+            kwargs = {k: v if k in self.static_argnames else jax.tree_util.tree_map(leaf, v)
                       for k, v in kwargs.items()}  # fmt: skip
             return args, kwargs
 
@@ -316,10 +327,10 @@ class TracedFunction:
 
     def _trace(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Traced, list[Any]]:
         statics, dyn_args, dyn_kwargs, static_kwargs = self._split(args, kwargs)
-        leaves, in_tree = jax.tree_util.tree_flatten((dyn_args, dyn_kwargs), is_leaf=_is_pybool)
+        leaves, in_tree = jax.tree_util.tree_flatten((dyn_args, dyn_kwargs), is_leaf=_is_pyscalar)
         pol = self.policy.resolve()
-        in_avals = [abstractify(True if x.__class__ is _PyBool else x, pol) for x in leaves]
-        leaves = [x.value if x.__class__ is _PyBool else x for x in leaves]
+        in_avals = [abstractify(x.python if x.__class__ is _PyScalar else x, pol) for x in leaves]
+        leaves = [x.value if x.__class__ is _PyScalar else x for x in leaves]
 
         def flat_fun(*tracers: Any) -> Any:
             t_args, t_kwargs = jax.tree_util.tree_unflatten(in_tree, tracers)

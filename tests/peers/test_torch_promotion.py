@@ -524,9 +524,9 @@ def _binary_check(case: Case, policy: Any) -> Result:
         theirs.error,
     )
     res = compare(case, theirs_shown, ours, show=_show_aval)
-    if res.failure and ours.error is None and verdict(case, theirs) == "raises":
-        if _int_argument_refused_per_call(case, wop, args, policy):
-            return Result(True)
+    refused = res.failure and ours.error is None and verdict(case, theirs) == "raises"
+    if refused and _int_argument_refused_per_call(case, wop, args, policy):
+        return Result(True)
     if res.failure or verdict(case, theirs) != "value":
         return res
     if case.op in COMPARISONS:  # the dtype the comparison computes in: torch's common dtype
@@ -813,8 +813,6 @@ def _creation_check(case: Case, policy: Any) -> Result:
 # -- section: the Python ints torch takes as wrapped numbers ---------------------------------
 
 BIG_INTS = (2**63 - 1, 2**63, 2**64 - 1, 2**64, -(2**63), -(2**63) - 1, 2**100)
-INT64 = range(-(2**63), 2**63)
-TORCH_WRAPPED_INTS = range(-(2**63), 2**64)  # an int64 or a uint64 c10::Scalar
 
 
 def _int_range_cases(default: str) -> Iterator[Case]:
@@ -903,19 +901,6 @@ def _shell_refused(case: Case) -> bool:
     )
 
 
-def _int_out_of_range(case: Case) -> bool:
-    if case.section != "int_range":
-        return False
-    x, v = case.operands[0], case.operands[1].number
-    uint64_scalar = v in TORCH_WRAPPED_INTS and v not in INT64
-    if case.op == "argument":  # torch takes [2**63, 2**64) too (but not with bools)
-        return uint64_scalar and x.dtype != "bool"
-    # beyond torch's range torch raises OverflowError; a uint64 Scalar meeting a bool
-    # tensor is refused like uint64 (torch promotes the bool with it); weaktrace does
-    # neither
-    return v not in TORCH_WRAPPED_INTS or (uint64_scalar and x.dtype == "bool")
-
-
 def _float8_conversion_differs(case: Case) -> bool:
     """torch's result is a float8 and some operand's value converts to it differently in
     torch and in ml_dtypes (XLA's semantics)."""
@@ -965,15 +950,6 @@ KNOWN_MISMATCHES: dict[str, Known] = {
         "convert to lax.convert_element_type as is",
         lambda c: _float8_conversion_differs(c),
         stage="values",
-    ),
-    "python-int-range": Known(
-        ("int_range",),
-        "torch takes a Python int as an int64 or uint64 c10::Scalar: [-2**63, 2**64) works, "
-        "beyond raises OverflowError, and a uint64 one (>= 2**63) with a bool tensor is "
-        "refused like any uint64 promotion. weaktrace's torch policy never checks the range "
-        "in result_type or constants, and rejects arguments >= 2**63 (api.abstractify: a "
-        "Python int argument must fit int64; dtypes/policies.py: a wrapped int is int64)",
-        _int_out_of_range,
     ),
     "complex32-arguments": Known(
         ("binary", "clip", "cat", "reduce", "unary"),

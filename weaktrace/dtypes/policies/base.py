@@ -38,6 +38,7 @@ from weaktrace.errors import ArgumentOverflowError, InvalidDTypeError, TypePromo
 Aval = tuple[tuple[int, ...], DType, bool]
 
 _PY_KIND = {bool: "b", int: "i", float: "f", complex: "c"}
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 _D = registry.by_name
 DEFAULTS_X64 = {"b": _D("bool"), "i": _D("int64"), "u": _D("uint64"), "f": _D("float64"),
                 "c": _D("complex128")}  # fmt: skip
@@ -135,6 +136,11 @@ class Policy:
     def check_python_int(self, value: int) -> None:
         """Raise where a Python int cannot enter at all (JAX: beyond the default int)."""
 
+    def python_int(self, value: int) -> tuple[DType, bool]:
+        """(dtype, weak) a Python int beyond int64's range enters with (asked for those
+        only): the int default here, whose range check is `check_python_int`'s."""
+        return self.scalar(int)
+
     def canonicalize(self, dt: DType) -> DType:
         """The dtype an array of dtype `dt` enters a trace with (x64 canonicalization)."""
         return dt
@@ -211,7 +217,8 @@ class Policy:
         """(shape, dtype, weak) of a `result_type` argument."""
         cls = x.__class__
         if cls in _PY_KIND:
-            dt, weak = self.scalar(cls)
+            big = cls is int and not INT64_MIN <= x <= INT64_MAX
+            dt, weak = self.python_int(x) if big else self.scalar(cls)
             return (), dt, weak
         if cls is type:  # a scalar type (np.float32): a dtype, not a value
             return (1,), _spec(x), False

@@ -10,7 +10,12 @@ from typing import Any
 from weaktrace.dtypes import registry
 from weaktrace.dtypes.policies.base import DEFAULTS_X64, Aval, Policy, _spec, int_bounds
 from weaktrace.dtypes.registry import DType
-from weaktrace.errors import OperandTypeError, PolicyError, TypePromotionError
+from weaktrace.errors import (
+    ArgumentOverflowError,
+    OperandTypeError,
+    PolicyError,
+    TypePromotionError,
+)
 
 _D = registry.by_name
 _TORCH_DEFAULTS = {**DEFAULTS_X64, "u": _D("int64"), "f": _D("float32"), "c": _D("complex64")}
@@ -132,6 +137,17 @@ class TorchPolicy(Policy):
         # to the result dtype ("value cannot be converted to type int8_t without
         # overflow"); the other ops wrap it (int8_tensor + 1000).
         return "raise" if op in _CHECKED_SCALAR_OPS else "wrap"
+
+    def check_python_int(self, value: int) -> None:
+        if not -(2**63) <= value < 2**64:  # c10::Scalar holds an int64 or a uint64
+            raise ArgumentOverflowError(
+                f"Python int {value} is beyond what PyTorch takes as a number (an int64 or a "
+                "uint64: -2**63 <= n < 2**64); it raises OverflowError too. Use a float."
+            )
+
+    def python_int(self, value: int) -> tuple[DType, bool]:
+        self.check_python_int(value)  # beyond int64: a uint64 wrapped number
+        return (_D("uint64"), True) if value > 0 else self.scalar(int)
 
     def int_range(self, dt: DType) -> tuple[int, int]:
         lo, hi = int_bounds(dt)  # c10::overflows lets -max..-1 wrap into unsigned types
