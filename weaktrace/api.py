@@ -21,6 +21,7 @@ import numpy as np
 from weaktrace.core.operands import abstractify
 from weaktrace.core.program import make_program
 from weaktrace.core.trace import Promotion, current
+from weaktrace.dtypes import registry
 from weaktrace.dtypes.policies import Policy, as_policy
 from weaktrace.dtypes.policies.base import INT64_MAX, INT64_MIN
 from weaktrace.errors import (
@@ -114,13 +115,14 @@ def _is_aval(x: Any) -> bool:
 
 
 @jax.tree_util.register_pytree_node_class
-class _PyScalar:
-    """A Python scalar argument jax.jit would misread: a bool under a policy where
-    Python bools are weak (torch's wrapped number; jax makes a strong bool array of it),
-    an int beyond int64 the policy takes (torch's uint64 numbers; jax refuses them).
-    jax.jit sees `value` (as jax can hold it) as the leaf of a node of its own, so its
-    cache keeps the argument apart from an array; the trace gives it the aval of
-    `python`, a Python scalar standing for it."""
+class _Marked:
+    """An argument jax.jit would misread: a bool under a policy where Python bools are
+    weak (torch's wrapped number; jax makes a strong bool array of it), an int beyond
+    int64 the policy takes (torch's uint64 numbers; jax refuses them), an array of a
+    dtype XLA lacks (torch's complex32; jax refuses it). jax.jit sees `value` (as jax
+    can hold it: the policy's lowering dtype) as the leaf of a node of its own, so its
+    cache keeps the argument apart from others; the trace gives it the aval of
+    `python`, a Python scalar or a ShapeDtypeStruct standing for it."""
 
     __slots__ = ("python", "value")
 
@@ -131,12 +133,12 @@ class _PyScalar:
         return (self.value,), self.python
 
     @classmethod
-    def tree_unflatten(cls, python: Any, children: Sequence[Any]) -> _PyScalar:
+    def tree_unflatten(cls, python: Any, children: Sequence[Any]) -> _Marked:
         return cls(children[0], python)
 
 
-def _is_pyscalar(x: Any) -> bool:
-    return x.__class__ is _PyScalar
+def _is_marked(x: Any) -> bool:
+    return x.__class__ is _Marked
 
 
 def _policy_x64(policy: Policy) -> bool | None:
@@ -237,19 +239,26 @@ class TracedFunction:
 
     def _scalar_wrapper(self) -> Callable[..., Any] | None:
         """What marks the Python scalar arguments jax.jit would misread (see
-        `_PyScalar`), for policies that have such (None elsewhere)."""
+        `_Marked`), for policies that have such (None elsewhere)."""
         pol = self.policy.resolve()
         weak_bools = pol.scalar(bool)[1]
         big_ints = type(pol).python_int is not Policy.python_int
-        if not (weak_bools or big_ints):
+        lowers = type(pol).lowering_dtype is not Policy.lowering_dtype
+        if not (weak_bools or big_ints or lowers):
             return None
 
         def leaf(x: Any) -> Any:
             if x.__class__ is bool and weak_bools:
-                return _PyScalar(x, True)
+                return _Marked(x, True)
             if x.__class__ is int and big_ints and not INT64_MIN <= x <= INT64_MAX:
                 dt = pol.python_int(x)[0]  # raises beyond the policy's range
-                return _PyScalar(np.asarray(x, dt.numpy), (x > 0 and INT64_MAX + 1) or INT64_MIN)
+                return _Marked(np.asarray(x, dt.numpy), (x > 0 and INT64_MAX + 1) or INT64_MIN)
+            if lowers and isinstance(x, np.ndarray | np.generic):
+                dt = registry.from_numpy(x.dtype)
+                low = dt if dt is None else pol.lowering_dtype(dt)
+                if low is not dt:  # complex32 computes (and enters jax) as complex64
+                    return _Marked(np.asarray(x).astype(low.numpy),
+                                   jax.ShapeDtypeStruct(np.shape(x), x.dtype))  # fmt: skip
             return x
 
         def wrap(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
@@ -327,10 +336,10 @@ class TracedFunction:
 
     def _trace(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Traced, list[Any]]:
         statics, dyn_args, dyn_kwargs, static_kwargs = self._split(args, kwargs)
-        leaves, in_tree = jax.tree_util.tree_flatten((dyn_args, dyn_kwargs), is_leaf=_is_pyscalar)
+        leaves, in_tree = jax.tree_util.tree_flatten((dyn_args, dyn_kwargs), is_leaf=_is_marked)
         pol = self.policy.resolve()
-        in_avals = [abstractify(x.python if x.__class__ is _PyScalar else x, pol) for x in leaves]
-        leaves = [x.value if x.__class__ is _PyScalar else x for x in leaves]
+        in_avals = [abstractify(x.python if x.__class__ is _Marked else x, pol) for x in leaves]
+        leaves = [x.value if x.__class__ is _Marked else x for x in leaves]
 
         def flat_fun(*tracers: Any) -> Any:
             t_args, t_kwargs = jax.tree_util.tree_unflatten(in_tree, tracers)

@@ -951,18 +951,6 @@ KNOWN_MISMATCHES: dict[str, Known] = {
         lambda c: _float8_conversion_differs(c),
         stage="values",
     ),
-    "complex32-arguments": Known(
-        ("binary", "clip", "cat", "reduce", "unary"),
-        "a complex32 array cannot be an argument of a compiled call: jax.jit rejects "
-        "ml_dtypes.complex32 ('Error interpreting argument'), though the torch policy traces "
-        "complex32 and lowers it as complex64 (api.TracedFunction.__call__ passes it as is)",
-        lambda c: (
-            c.section in ("binary", "clip", "cat", "reduce", "unary")
-            and _has(c, lambda o: o.dtype == "complex32")
-            and torch_gives_value(c)
-        ),
-        stage="values",
-    ),
 }
 
 
