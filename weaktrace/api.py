@@ -254,9 +254,9 @@ class TracedFunction:
                 dt = pol.python_int(x)[0]  # raises beyond the policy's range
                 return _Marked(np.asarray(x, dt.numpy), (x > 0 and INT64_MAX + 1) or INT64_MIN)
             if lowers and isinstance(x, np.ndarray | np.generic):
-                dt = registry.from_numpy(x.dtype)
-                low = dt if dt is None else pol.lowering_dtype(dt)
-                if low is not dt:  # complex32 computes (and enters jax) as complex64
+                known = registry.from_numpy(x.dtype)
+                low = known if known is None else pol.lowering_dtype(known)
+                if low is not None and low is not known:  # complex32 computes (and enters jax) as complex64
                     return _Marked(np.asarray(x).astype(low.numpy),
                                    jax.ShapeDtypeStruct(np.shape(x), x.dtype))  # fmt: skip
             return x

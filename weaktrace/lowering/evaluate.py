@@ -85,7 +85,7 @@ def _as_mapped(value: Any, aval: AbstractValue, fn: Callable[[DType], DType]) ->
     value, computed in complex64, is float32 until converted to the float16 it is."""
     want = fn(aval[1]).numpy
     got = getattr(value, "dtype", None)
-    if got is None or got == want:
+    if got is None or want is None or got == want:
         return value
     return jax.lax.convert_element_type(value, want)
 
