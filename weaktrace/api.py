@@ -256,7 +256,9 @@ class TracedFunction:
             if lowers and isinstance(x, np.ndarray | np.generic):
                 known = registry.from_numpy(x.dtype)
                 low = known if known is None else pol.lowering_dtype(known)
-                if low is not None and low is not known:  # complex32 computes (and enters jax) as complex64
+                if (
+                    low is not None and low is not known
+                ):  # complex32 computes (and enters jax) as complex64
                     return _Marked(np.asarray(x).astype(low.numpy),
                                    jax.ShapeDtypeStruct(np.shape(x), x.dtype))  # fmt: skip
             return x
