@@ -947,7 +947,8 @@ KNOWN_MISMATCHES: dict[str, Known] = {
         "a number float8 cannot hold, converted to it: torch saturates float8_e4m3fn "
         "(1000 -> 448) and maps float8_e8m0fnu's missing signs and zero to magnitudes "
         "(-7 -> 8, 0 -> 2**-127); XLA (and ml_dtypes) give NaN. weaktrace lowers the "
-        "convert to lax.convert_element_type as is",
+        "convert to lax.convert_element_type as is. Inherent (XLA computes the values): "
+        "documented in docs/torch_policy.md, 'Known limits'",
         lambda c: _float8_conversion_differs(c),
         stage="values",
     ),
