@@ -1152,6 +1152,160 @@ def test_python_number_argument_runs_in_its_traced_dtype(number):
         assert got == want, f"compiled {got}, traced and torch {want}"
 
 
+# -- regressions: torch's kernel rules, each against torch (and jax's kept under policy jax) ---
+
+
+def _agree(theirs: Outcome, fn: Callable[..., Any], args: tuple[Any, ...], policy: Any,
+           label: str) -> None:  # fmt: skip
+    """torch's outcome against the compiled call of `fn` (dtype and values), or both raise
+    (weaktrace with one of its own errors)."""
+    ours = outcome(lambda: wt.trace(fn, policy=policy)(*args))
+    if theirs.error is not None:
+        shown = ours.value if ours.error is None else repr(ours.error)
+        assert isinstance(ours.error, wt.WeaktraceError), (
+            f"{label}: torch raises {theirs.error!r}; weaktrace gives {shown}"
+        )
+        return
+    assert ours.error is None, f"{label}: torch gives a value; weaktrace raises {ours.error!r}"
+    want = theirs.value
+    got = np.asarray(ours.value)
+    assert got.dtype.name == LOWERED.get(tname(want.dtype), tname(want.dtype)), label
+    np.testing.assert_array_equal(got.astype(to_numpy(want).dtype), to_numpy(want), label)
+
+
+INT_NAMES = ["uint8", "int8", "int16", "int32", "int64"]
+
+
+@pytest.mark.parametrize("name", INT_NAMES)
+def test_integer_power_uses_the_whole_exponent(name):
+    """Integer ** integer array, exponents across the dtype's range (negative ones too):
+    torch raises to the whole exponent modulo 2**bits; so must policy torch."""
+    rng = np.random.default_rng(zlib.crc32(name.encode()))
+    info = np.iinfo(name)
+    n = 64
+    base = rng.integers(max(info.min, -5), min(info.max, 6), n, endpoint=True).astype(name)
+    exp = rng.integers(max(info.min, -300), info.max, n, endpoint=True).astype(name)
+    with torch_default("float32") as policy:
+        theirs = outcome(lambda: torch.from_numpy(base) ** torch.from_numpy(exp))
+        _agree(theirs, operator.pow, (base, exp), policy, f"{name} ** {name}")
+
+
+def test_integer_power_keeps_six_steps_under_policy_jax():
+    """jax.numpy's six squarings are jax's semantics: policy jax keeps them (jnp oracle)."""
+    import jax.numpy as jnp
+
+    base, exp = np.array([3, 2, 5], np.int32), np.array([100, 70, 64], np.int32)
+    want = np.asarray(jnp.power(base, exp))
+    got = np.asarray(wt.trace(operator.pow)(base, exp))
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("default", DEFAULTS)
+@pytest.mark.parametrize("number", [True, False])
+@pytest.mark.parametrize("shape", [(3,), ()])
+def test_bool_power_of_a_python_bool_stays_bool(default, number, shape):
+    x = np.array([True, False, True])[: shape[0] if shape else 1].reshape(shape)
+    with torch_default(default) as policy:
+        theirs = outcome(lambda: torch.from_numpy(x) ** number)
+        _agree(theirs, operator.pow, (x, number), policy, f"bool{shape} ** {number}")
+        _agree(theirs, lambda a: a**number, (x,), policy, f"bool{shape} ** {number} (constant)")
+
+
+@pytest.mark.parametrize("name", [*INT_NAMES, "bool"])
+@pytest.mark.parametrize("op", ["where_right", "where_left", "pow"])
+def test_python_int_checked_against_the_result_dtype(name, op, full):
+    """where(c, x, n), where(c, n, x) and x ** n check that the Python int n fits the
+    result dtype (c10's checked Scalar conversion; unsigned types take -max..max): at
+    trace time for a constant, per call for an argument. Values at the dtype's edges."""
+    x = np.array([1, 0, 1]).astype(name)
+    cond = np.array([True, False, True])
+    hi = int(np.iinfo(name).max) if name not in ("float16", "float32", "bool") else 70000
+    lo = int(np.iinfo(name).min) if name not in ("float16", "float32", "bool") else -70000
+    numbers = sorted({hi, hi + 1, lo, lo - 1, -hi, -hi - 1, 1000, -7, 3})
+    if not full:  # CI: the edges that decide (--run-slow: all)
+        numbers = [hi, hi + 1, -hi - 1]
+    torch_fns = {
+        "where_right": lambda t, n: torch.where(torch.from_numpy(cond), t, n),
+        "where_left": lambda t, n: torch.where(torch.from_numpy(cond), n, t),
+        "pow": lambda t, n: t**n,
+    }
+    our_fns = {
+        "where_right": lambda a, n: wnp.where(cond, a, n),
+        "where_left": lambda a, n: wnp.where(cond, n, a),
+        "pow": lambda a, n: a**n,
+    }
+    with torch_default("float32") as policy:
+        for n in numbers:
+            if op == "pow" and n < 0:
+                continue  # integer ** negative number: see test_python_int_checks_left
+            theirs = outcome(lambda n=n: torch_fns[op](torch.from_numpy(x), n))
+            if verdict(Case("binary", "float32", op), theirs) == "skip":
+                continue
+            _agree(theirs, our_fns[op], (x, n), policy, f"{op}({name}, {n}) argument")
+            const = functools.partial(lambda a, n: our_fns[op](a, n), n=n)
+            _agree(theirs, const, (x,), policy, f"{op}({name}, {n}) constant")
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="python-int-checks-left: torch raises for int_tensor ** -7 (a negative wrapped "
+    "exponent) and float16_tensor ** 70000 (the Scalar overflows Half); weaktrace raises for "
+    "a negative constant exponent only (ufuncs.power), not for a Python int argument (its "
+    "sign is known per call only), and checks Python ints against integer dtypes only "
+    "(core/promotion.convert)",
+)
+@pytest.mark.parametrize(
+    ("name", "number"), [("int8", -7), ("bool", -1), ("float16", 70000), ("float16", -70001)]
+)
+def test_python_int_checks_left(name, number):
+    x = np.array([1, 0, 1]).astype(name)
+    with torch_default("float32") as policy:
+        theirs = outcome(lambda: torch.from_numpy(x) ** number)
+        assert theirs.error is not None  # the premise, from torch itself
+        _agree(theirs, operator.pow, (x, number), policy, f"{name} ** {number}")
+
+
+@pytest.mark.parametrize("name", sorted(BIG_UINTS | FLOAT8 - {"float8_e8m0fnu"}))
+@pytest.mark.parametrize("number", [True, False])
+def test_python_bool_argument_is_a_wrapped_number(name, number):
+    """A Python bool passed to a compiled call is a wrapped number, as in f.trace(...):
+    with a 0-dim uint16/32/64 or float8 tensor torch promotes it (a 0-dim bool tensor
+    would be refused)."""
+    x = np.array(2).astype(np_dtype(name))
+    with torch_default("float32") as policy:
+        for op in (operator.add, operator.mul, operator.eq):
+            theirs = outcome(lambda op=op: op(torch.from_numpy(to_numpy(torch.tensor(2)))
+                                              .to(tdt(name)), number))  # fmt: skip
+            if verdict(Case("binary", "float32", "add"), theirs) == "skip":
+                continue
+            _agree(theirs, op, (x, number), policy, f"{op.__name__}({name}[], {number})")
+
+
+def test_complex32_arguments_compute_as_complex64():
+    """A complex32 argument of a compiled call is traced as complex32 and enters jax as
+    complex64 (its lowering dtype): dtypes as torch's, values to complex32's precision."""
+    x = np.array([1.5 + 2j, -2.25 + 0.5j, 0.5 - 1j])
+    tx = torch.from_numpy(x).to(torch.complex32)
+    ours = to_numpy(tx).astype(np_dtype("complex32"))
+    cases = [
+        ("abs", torch.abs, wnp.abs), ("real", torch.real, wnp.real),
+        ("imag", torch.imag, wnp.imag), ("x + 3", lambda t: t + 3, lambda a: a + 3),
+        ("x * f16", lambda t: t * torch.tensor(2.0, dtype=torch.float16),
+         lambda a: a * np.float16(2.0)),
+    ]  # fmt: skip
+    with torch_default("float32") as policy:
+        for label, tf, wf in cases:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                want = tf(tx)
+                assert dname(wt.trace(wf, policy=policy).trace(ours).out_avals.dtype) == tname(
+                    want.dtype
+                ), label
+                job = Job(label, wf, (ours,), want, ("complex32",))
+            assert not run_values([job], policy), label
+
+
 # -- the known mismatches, one xfail(strict) item per case -------------------------------------
 
 
