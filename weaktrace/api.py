@@ -16,13 +16,16 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TextIO
 
 import jax
+import numpy as np
 
 from weaktrace.core.operands import abstractify
 from weaktrace.core.program import make_program
 from weaktrace.core.trace import Promotion, current
+from weaktrace.dtypes import registry
 from weaktrace.dtypes.policies import Policy, as_policy
-from weaktrace.dtypes.policies.base import int_bounds
+from weaktrace.dtypes.policies.base import INT64_MAX, INT64_MIN
 from weaktrace.errors import (
+    ArgumentOverflowError,
     InvalidInputError,
     StaticArgumentError,
     WeaktraceError,
@@ -111,6 +114,33 @@ def _is_aval(x: Any) -> bool:
     return isinstance(x, AbstractValue)
 
 
+@jax.tree_util.register_pytree_node_class
+class _Marked:
+    """An argument jax.jit would misread: a bool under a policy where Python bools are
+    weak (torch's wrapped number; jax makes a strong bool array of it), an int beyond
+    int64 the policy takes (torch's uint64 numbers; jax refuses them), an array of a
+    dtype XLA lacks (torch's complex32; jax refuses it). jax.jit sees `value` (as jax
+    can hold it: the policy's lowering dtype) as the leaf of a node of its own, so its
+    cache keeps the argument apart from others; the trace gives it the aval of
+    `python`, a Python scalar or a ShapeDtypeStruct standing for it."""
+
+    __slots__ = ("python", "value")
+
+    def __init__(self, value: Any, python: Any) -> None:
+        self.value, self.python = value, python
+
+    def tree_flatten(self) -> tuple[tuple[Any], Any]:
+        return (self.value,), self.python
+
+    @classmethod
+    def tree_unflatten(cls, python: Any, children: Sequence[Any]) -> _Marked:
+        return cls(children[0], python)
+
+
+def _is_marked(x: Any) -> bool:
+    return x.__class__ is _Marked
+
+
 def _policy_x64(policy: Policy) -> bool | None:
     """The x64 mode a policy pins (None: it follows jax's config)."""
     return policy.x64
@@ -153,7 +183,11 @@ class TracedFunction:
         self.traces = 0  # how often jax.jit traced us: one per compile-cache entry
         self._x64 = _policy_x64(self.policy)
 
-        self._int_targets: dict[Any, dict[int, Any]] = {}  # in_tree -> {leaf: int dtype}
+        # in_tree -> {leaf: (int dtype, lowest, highest)}: Python int arguments to check
+        self._int_targets: dict[Any, dict[int, Any]] = {}
+        pol = type(self.policy)
+        self._may_check_ints = (self.policy.literal_overflow == "raise"
+                                or pol.overflow is not Policy.overflow)  # fmt: skip
         self._jitted: Any = None
         # jax.jit is made on the first call (``.trace`` / ``.explain`` never pay for
         # it), or now when jax must check argnums against the signature.
@@ -186,7 +220,7 @@ class TracedFunction:
         # Calls cost what a jax.jit call costs: the instance gets a class of its own
         # whose __call__ is a plain function around jax.jit's C++ dispatch (no bound
         # method, no attribute lookups). See `_dispatcher`.
-        call = _dispatcher(self._jitted, fun, self._x64, self._check_ints)
+        call = _dispatcher(self._jitted, fun, self._x64, self._check_ints, self._scalar_wrapper())
         cls = type(self)
         self.__class__ = type(cls.__name__, (cls,), {"__call__": staticmethod(call)})
 
@@ -200,23 +234,59 @@ class TracedFunction:
             with _MAKE_JIT:  # threads racing on a first call share one jax.jit
                 if self._jitted is None:
                     self._make_jit()
-        return _dispatcher(self._jitted, self.fun, self._x64, self._check_ints)(*args, **kwargs)
+        return _dispatcher(self._jitted, self.fun, self._x64, self._check_ints,
+                           self._scalar_wrapper())(*args, **kwargs)  # fmt: skip
+
+    def _scalar_wrapper(self) -> Callable[..., Any] | None:
+        """What marks the Python scalar arguments jax.jit would misread (see
+        `_Marked`), for policies that have such (None elsewhere)."""
+        pol = self.policy.resolve()
+        weak_bools = pol.scalar(bool)[1]
+        big_ints = type(pol).python_int is not Policy.python_int
+        lowers = type(pol).lowering_dtype is not Policy.lowering_dtype
+        if not (weak_bools or big_ints or lowers):
+            return None
+
+        def leaf(x: Any) -> Any:
+            if x.__class__ is bool and weak_bools:
+                return _Marked(x, True)
+            if x.__class__ is int and big_ints and not INT64_MIN <= x <= INT64_MAX:
+                dt = pol.python_int(x)[0]  # raises beyond the policy's range
+                return _Marked(np.asarray(x, dt.numpy), (x > 0 and INT64_MAX + 1) or INT64_MIN)
+            if lowers and isinstance(x, np.ndarray | np.generic):
+                known = registry.from_numpy(x.dtype)
+                low = known if known is None else pol.lowering_dtype(known)
+                if (
+                    low is not None and low is not known
+                ):  # complex32 computes (and enters jax) as complex64
+                    return _Marked(np.asarray(x).astype(low.numpy),
+                                   jax.ShapeDtypeStruct(np.shape(x), x.dtype))  # fmt: skip
+            return x
+
+        def wrap(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+            statics = self._split(args, kwargs)[0]
+            args = tuple(a if i in statics else jax.tree_util.tree_map(leaf, a)
+                         for i, a in enumerate(args))  # fmt: skip
+            kwargs = {k: v if k in self.static_argnames else jax.tree_util.tree_map(leaf, v)
+                      for k, v in kwargs.items()}  # fmt: skip
+            return args, kwargs
+
+        return wrap
 
     def _check_ints(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
         """NumPy's value check of Python int arguments (``np.uint8(1) + 256`` raises):
         the trace recorded which integer dtype each one is converted to. Returns False
         when no trace has recorded that yet (the caller checks again after the call)."""
-        if not self._int_targets and self.policy.literal_overflow != "raise":
+        if not self._int_targets and not self._may_check_ints:
             return True
         _, dyn_args, dyn_kwargs, _ = self._split(args, kwargs)
         leaves, in_tree = jax.tree_util.tree_flatten((dyn_args, dyn_kwargs))
         targets = self._int_targets.get(in_tree)
         if targets is None:
             return False
-        for i, dt in targets.items():
-            lo, hi = int_bounds(dt)
+        for i, (dt, lo, hi) in targets.items():
             if type(leaves[i]) is int and not lo <= leaves[i] <= hi:
-                raise OverflowError(f"Python integer {leaves[i]} out of bounds for {dt}")
+                raise ArgumentOverflowError(f"Python integer {leaves[i]} out of bounds for {dt}")
         return True
 
     def _run(self, *args: Any, **kwargs: Any) -> Any:
@@ -268,9 +338,10 @@ class TracedFunction:
 
     def _trace(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Traced, list[Any]]:
         statics, dyn_args, dyn_kwargs, static_kwargs = self._split(args, kwargs)
-        leaves, in_tree = jax.tree_util.tree_flatten((dyn_args, dyn_kwargs))
+        leaves, in_tree = jax.tree_util.tree_flatten((dyn_args, dyn_kwargs), is_leaf=_is_marked)
         pol = self.policy.resolve()
-        in_avals = [abstractify(x, pol) for x in leaves]
+        in_avals = [abstractify(x.python if x.__class__ is _Marked else x, pol) for x in leaves]
+        leaves = [x.value if x.__class__ is _Marked else x for x in leaves]
 
         def flat_fun(*tracers: Any) -> Any:
             t_args, t_kwargs = jax.tree_util.tree_unflatten(in_tree, tracers)
@@ -281,7 +352,8 @@ class TracedFunction:
         made = make_program(flat_fun, in_avals, pol)
         if made.int_checks:
             index = {v: i for i, v in enumerate(made.program.invars)}
-            self._int_targets[in_tree] = {index[v]: dt for v, dt in made.int_checks if v in index}
+            self._int_targets[in_tree] = {index[v]: (dt, *pol.int_range(dt))
+                                          for v, dt in made.int_checks if v in index}  # fmt: skip
         traced = Traced(
             made.program,
             jax.tree_util.tree_unflatten(in_tree, in_avals),
@@ -304,7 +376,11 @@ class TracedFunction:
 
 
 def _dispatcher(
-    jitted: Any, fun: Callable[..., Any], x64: bool | None, check: Callable[..., bool]
+    jitted: Any,
+    fun: Callable[..., Any],
+    x64: bool | None,
+    check: Callable[..., bool],
+    wrap: Callable[..., Any] | None = None,
 ) -> Callable[..., Any]:
     """The call path of a traced function: jax.jit's dispatch, whose cache tells weak
     from strong inputs exactly as jax's does. Inside another weaktrace trace the
@@ -315,6 +391,9 @@ def _dispatcher(
 
         def call(*args: Any, **kwargs: Any) -> Any:
             try:
+                if wrap is not None:
+                    a, k = wrap(args, kwargs)
+                    return jitted(*a, **k)
                 return jitted(*args, **kwargs)
             except (TypeError, ValueError):
                 if _current() is None:
@@ -327,8 +406,9 @@ def _dispatcher(
         if _current() is not None:
             return fun(*args, **kwargs)
         checked = check(args, kwargs)
+        a, k = (args, kwargs) if wrap is None else wrap(args, kwargs)
         with stages.x64_mode(x64):
-            out = jitted(*args, **kwargs)
+            out = jitted(*a, **k)
         if not checked:
             check(args, kwargs)  # the first call traced: the int targets are known now
         return out

@@ -18,6 +18,7 @@ from weaktrace.core.literals import materialize
 from weaktrace.core.trace import Context, Eager, Tracer, current, leak_error
 from weaktrace.dtypes import registry
 from weaktrace.dtypes.policies import DEFAULT, Policy
+from weaktrace.dtypes.policies.base import INT64_MAX, INT64_MIN
 from weaktrace.errors import ArgumentOverflowError, InvalidInputError
 from weaktrace.ir.values import AbstractValue, Literal
 
@@ -68,6 +69,9 @@ def operand(x: Any, ctx: Context) -> Tracer:
         pol = ctx.policy
         if cls is int:
             pol.check_python_int(x)
+            if not INT64_MIN <= x <= INT64_MAX:  # beyond int64: the policy says (torch: uint64)
+                aval = _make((), *pol.python_int(x))
+                return Tracer(aval, Literal(x, aval), ctx)
         avals = _SCALAR_AVALS.get(pol)
         if avals is None:  # once per policy: how each Python scalar type enters
             avals = _SCALAR_AVALS[pol] = {c: _make((), *pol.scalar(c)) for c in _PY_SCALARS}
@@ -117,6 +121,8 @@ def abstractify(x: Any, policy: Policy) -> AbstractValue:
     cls = x.__class__
     if cls in _PY_SCALARS:
         dt, weak = policy.scalar(cls)
+        if cls is int and not INT64_MIN <= x <= INT64_MAX:
+            dt, weak = policy.python_int(x)
         if cls is int:
             lo, hi = _bounds(dt)
             if not lo <= x <= hi:

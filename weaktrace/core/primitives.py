@@ -127,7 +127,8 @@ def _nary(name: str, kinds: str, out_dtype: Callable[[DType], DType] | None = No
     return _def(name, rule)
 
 
-_REAL = {_D("complex64"): _D("float32"), _D("complex128"): _D("float64")}
+_REAL = {_D("complex64"): _D("float32"), _D("complex128"): _D("float64"),
+         _D("complex32"): _D("float16")}  # fmt: skip
 
 
 def _real_dtype(dt: DType) -> DType:

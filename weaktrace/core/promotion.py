@@ -20,7 +20,7 @@ from weaktrace.core.source import user_source
 from weaktrace.core.trace import Context, Promotion, Tracer
 from weaktrace.dtypes import registry
 from weaktrace.dtypes.registry import DType
-from weaktrace.errors import ShapeError
+from weaktrace.errors import ArgumentOverflowError, ShapeError
 from weaktrace.ir.values import AbstractValue, Literal, Primitive
 
 _make = AbstractValue.make
@@ -57,6 +57,14 @@ def convert(
     rule = ctx.policy.literal_overflow if overflow is None else overflow
     if x.var.__class__ is Literal:  # a constant: fold the conversion, as JAX does
         aval = _make((), dtype, weak)
+        if rule == "raise" and x.var.value.__class__ is int and dtype.kind in "iu":
+            lo, hi = ctx.policy.int_range(dtype)
+            if not lo <= x.var.value <= hi:
+                # NumPy's message (its tests compare it), as torch's check raises it too
+                raise ArgumentOverflowError(
+                    f"Python integer {x.var.value} out of bounds for {dtype}"
+                )
+            rule = "wrap"  # in the policy's range: what is left wraps (torch's uint8 -1)
         value = literal_value(x.var.value, dtype, rule)
         return Tracer(aval, Literal(value, aval), ctx)
     if rule == "raise" and av[2] and av[1].kind in "iu" and dtype.kind in "iu":

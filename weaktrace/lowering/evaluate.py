@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+import jax
 import numpy as np
 
 from weaktrace.core.literals import jax_literal
@@ -51,9 +52,15 @@ def eval_program(program: Program, args: Sequence[Any], policy: Policy) -> list[
         else:
             out = rule(*[read(a) for a in eqn.inputs], **params)
         if eqn.primitive.multiple_results:
+            if mapping is not None:
+                out = [
+                    _as_mapped(v, o.aval, mapping) for v, o in zip(out, eqn.outputs, strict=True)
+                ]
             env.update(zip(eqn.outputs, out, strict=True))
         else:
-            env[eqn.outputs[0]] = out
+            env[eqn.outputs[0]] = (
+                out if mapping is None else _as_mapped(out, eqn.outputs[0].aval, mapping)
+            )
     return [read(v) for v in program.outvars]
 
 
@@ -71,6 +78,16 @@ def avals(program: Program) -> list[AbstractValue]:
     for eqn in program.equations:
         out += [a.aval for a in (*eqn.inputs, *eqn.outputs)]
     return out
+
+
+def _as_mapped(value: Any, aval: AbstractValue, fn: Callable[[DType], DType]) -> Any:
+    """A rule's output in the dtype its aval maps to: the real part of a complex32
+    value, computed in complex64, is float32 until converted to the float16 it is."""
+    want = fn(aval[1]).numpy
+    got = getattr(value, "dtype", None)
+    if got is None or want is None or got == want:
+        return value
+    return jax.lax.convert_element_type(value, want)
 
 
 def _mapped(params: Mapping[str, Any], fn: Callable[[DType], DType]) -> dict[str, Any]:

@@ -168,19 +168,25 @@ def min(a: Any, axis: Any = None, out: None = None, keepdims: bool = False,
 @export
 def all(a: Any, axis: Any = None, out: None = None, keepdims: bool = False, *,
         where: Any = None) -> Any:  # fmt: skip
-    """``jax.numpy.all``."""
-    return _reduce("all", a, P.reduce_and_p, P.reduce_and_p, True, axis=axis, dtype=None,
-                   out=out, keepdims=keepdims, initial=None, where=where,
-                   preproc="bool")  # fmt: skip
+    """``jax.numpy.all`` (bool; the policy may keep the input's dtype: torch's uint8)."""
+    b = context(a, where)
+    x = operand(a, b)
+    r = _reduce("all", x, P.reduce_and_p, P.reduce_and_p, True, axis=axis, dtype=None,
+                out=out, keepdims=keepdims, initial=None, where=where,
+                preproc="bool")  # fmt: skip
+    return convert(b, r, b.policy.logical_reduction(x.aval[1]), False)
 
 
 @export
 def any(a: Any, axis: Any = None, out: None = None, keepdims: bool = False, *,
         where: Any = None) -> Any:  # fmt: skip
-    """``jax.numpy.any``."""
-    return _reduce("any", a, P.reduce_or_p, P.reduce_or_p, False, axis=axis, dtype=None,
-                   out=out, keepdims=keepdims, initial=None, where=where,
-                   preproc="bool")  # fmt: skip
+    """``jax.numpy.any`` (bool; the policy may keep the input's dtype: torch's uint8)."""
+    b = context(a, where)
+    x = operand(a, b)
+    r = _reduce("any", x, P.reduce_or_p, P.reduce_or_p, False, axis=axis, dtype=None,
+                out=out, keepdims=keepdims, initial=None, where=where,
+                preproc="bool")  # fmt: skip
+    return convert(b, r, b.policy.logical_reduction(x.aval[1]), False)
 
 
 @export
@@ -214,7 +220,8 @@ def mean(a: Any, axis: Any = None, dtype: Any = None, out: None = None, keepdims
     b = context(a, where)
     x = operand(a, b)
     w = check_where(b, "mean", where)
-    result = b.policy.mean(x.aval[1]) if dtype is None else b.policy.user_dtype(dtype)
+    result = (b.policy.mean(x.aval[1]) if dtype is None
+              else b.policy.mean_dtype(b.policy.user_dtype(dtype)))  # fmt: skip
     compute = _upcast_f16(result) if dtype is None and result.kind in "fc" else result
     dims = axes_arg(axis, x.aval.ndim, "mean")
     normalizer = count(b, x, dims, keepdims, w, compute)

@@ -206,7 +206,8 @@ def nanmean(a: Any, axis: Any = None, dtype: Any = None, out: None = None,
     w = R.check_where(b, "nanmean", where)
     if kind(x) in "biu":
         return R.mean(x, axis, dtype, out, keepdims, where=w)
-    dt = b.policy.mean(x.aval[1]) if dtype is None else b.policy.user_dtype(dtype)
+    dt = (b.policy.mean(x.aval[1]) if dtype is None
+          else b.policy.mean_dtype(b.policy.user_dtype(dtype)))  # fmt: skip
     not_nan = emit(P.not_p, isnan(x))
     normalizer = R.sum(not_nan, axis=axis, dtype=dt, keepdims=keepdims, where=w)
     total = nansum(x, axis, dtype=dt, keepdims=keepdims, where=w)

@@ -76,7 +76,16 @@ tanh = _unary("tanh", P.tanh_p, "inexact")
 sqrt = _unary("sqrt", P.sqrt_p, "inexact")
 cbrt = _unary("cbrt", P.cbrt_p, "inexact")
 negative = _unary("negative", P.neg_p)
-sign = _unary("sign", P.sign_p)
+
+
+@export
+def sign(x: Any, /) -> Any:
+    """``jax.numpy.sign`` (bools are refused, or, where the policy says so, kept: torch)."""
+    b = context(x)
+    (x,) = promote(b, "sign", [operand(x, b)])
+    return x if kind(x) == "b" and b.policy.bool_sign else bind(P.sign_p, x)
+
+
 bitwise_not = _unary("bitwise_not", P.not_p)
 invert = _unary("invert", P.not_p)
 
@@ -328,9 +337,11 @@ def real(val: Any, /) -> Any:
 
 @export
 def imag(val: Any, /) -> Any:
-    """``jax.numpy.imag``: zeros of the same dtype for real values."""
+    """``jax.numpy.imag``: zeros of the same dtype for real values (a policy may refuse
+    them: torch)."""
     b = context(val)
     val = operand(val, b)
+    b.policy.refuse("imag", [val.aval])
     return emit(P.imag_p, val) if kind(val) == "c" else full_like_value(val, 0)
 
 
@@ -453,6 +464,8 @@ def power(x1: Any, x2: Any, /) -> Any:
         return emit(P.integer_pow_p, x, y=y)
     a1, a2 = promote_shapes("power", operands(b, (x1, x2)))
     p1, p2 = promote(b, "power", [a1, a2], "numeric")
+    if kind(p1) == "b":  # a policy that keeps bools (torch): x ** 0 is True, x ** 1 is x
+        return emit(P.or_p, p1, emit(P.not_p, p2))
     if y is not None:  # other policies: the literal joins the promotion, then integer_pow
         if y < 0 and kind(p1) in "biu":
             raise OperandTypeError("Integers to negative integer powers are not allowed.")
@@ -484,14 +497,25 @@ pow = alias("pow", power)
 
 
 def _pow_int_int(b: Context, x1: Any, x2: Any) -> Any:
-    """``jax._src.numpy.ufuncs._pow_int_int``: six steps of binary exponentiation."""
-    zero, one = lit(b, 0, x2.aval.dt), lit(b, 1, x2.aval.dt)
+    """``jax._src.numpy.ufuncs._pow_int_int``: six steps of binary exponentiation (one
+    per bit of the exponent's dtype where the policy raises to the whole exponent)."""
+    dt = x2.aval.dt
+    zero, one = lit(b, 0, dt), lit(b, 1, dt)
+    full = b.policy.int_pow_full_exponent
+    base, exponent = x1, x2
     start = emit(P.and_p, emit(P.eq_p, x1, zero), emit(P.ne_p, x2, zero))
     acc = where(start, zero, one)
-    for _ in range(6):
+    for _ in range(dt.bits if full else 6):
         acc = where(emit(P.and_p, x2, one), emit(P.mul_p, acc, x1), acc)
         x1 = emit(P.mul_p, x1, x1)
         x2 = emit(P.shift_right_logical_p, x2, one)
+    if full and dt.kind == "i":  # torch's powi: 1 ** -n = 1, (-1) ** -n = +-1, else 0
+        minus_one = lit(b, -1, dt)
+        odd = emit(P.ne_p, emit(P.and_p, exponent, one), zero)
+        at_minus_one = where(odd, minus_one, one)
+        negative = where(emit(P.eq_p, base, one), one,
+                         where(emit(P.eq_p, base, minus_one), at_minus_one, zero))  # fmt: skip
+        acc = where(emit(P.lt_p, exponent, zero), negative, acc)
     return acc
 
 

@@ -38,6 +38,7 @@ from weaktrace.errors import ArgumentOverflowError, InvalidDTypeError, TypePromo
 Aval = tuple[tuple[int, ...], DType, bool]
 
 _PY_KIND = {bool: "b", int: "i", float: "f", complex: "c"}
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 _D = registry.by_name
 DEFAULTS_X64 = {"b": _D("bool"), "i": _D("int64"), "u": _D("uint64"), "f": _D("float64"),
                 "c": _D("complex128")}  # fmt: skip
@@ -74,6 +75,12 @@ class Policy:
     # clip(int_array, lo, hi): NumPy drops a Python int bound beyond the array dtype's
     # range (it cannot change a value) instead of converting it.
     clip_drops_unreachable_int_bounds: bool = False
+    # sign of bools: bool (PyTorch's kernel) rather than refused (JAX's lax.sign).
+    bool_sign: bool = False
+    # integer ** traced integer: JAX runs six squaring steps (exponents beyond 63 wrap
+    # and negative ones give garbage); PyTorch raises to the whole exponent (one step per
+    # bit of its dtype), and a negative one gives 0, or 1 / -1 for bases 1 / -1.
+    int_pow_full_exponent: bool = False
     defaults: dict[str, DType] = DEFAULTS_X64
 
     # -- the public face ------------------------------------------------------------
@@ -121,8 +128,18 @@ class Policy:
         such as where and concatenate cast and wrap)."""
         return self.literal_overflow
 
+    def int_range(self, dt: DType) -> tuple[int, int]:
+        """The Python ints integer dtype `dt` takes where `overflow` says "raise" (its
+        range here)."""
+        return int_bounds(dt)
+
     def check_python_int(self, value: int) -> None:
         """Raise where a Python int cannot enter at all (JAX: beyond the default int)."""
+
+    def python_int(self, value: int) -> tuple[DType, bool]:
+        """(dtype, weak) a Python int beyond int64's range enters with (asked for those
+        only): the int default here, whose range check is `check_python_int`'s."""
+        return self.scalar(int)
 
     def canonicalize(self, dt: DType) -> DType:
         """The dtype an array of dtype `dt` enters a trace with (x64 canonicalization)."""
@@ -162,6 +179,18 @@ class Policy:
         """The dtype mean of `dt` values computes in."""
         return self.defaults["f"] if dt.kind in "bui" else dt
 
+    def mean_dtype(self, dt: DType) -> DType:
+        """The dtype mean computes in when asked for ``dtype=dt`` (as given here)."""
+        return dt
+
+    def logical_reduction(self, dt: DType) -> DType:
+        """The dtype all / any of `dt` values return (bool here)."""
+        return _D("bool")
+
+    def refuse(self, op: str, avals: Sequence[Aval]) -> None:
+        """Raise where the system has no kernel for operation `op` on these operands
+        (`promote` asks it too; nothing is refused here)."""
+
     def values_dtype(self, values: Sequence[Any]) -> DType:
         """The dtype of an array made from concrete Python/numpy values."""
         kinds = {_PY_KIND.get(type(v), "x") for v in values}
@@ -188,7 +217,8 @@ class Policy:
         """(shape, dtype, weak) of a `result_type` argument."""
         cls = x.__class__
         if cls in _PY_KIND:
-            dt, weak = self.scalar(cls)
+            big = cls is int and not INT64_MIN <= x <= INT64_MAX
+            dt, weak = self.python_int(x) if big else self.scalar(cls)
             return (), dt, weak
         if cls is type:  # a scalar type (np.float32): a dtype, not a value
             return (1,), _spec(x), False

@@ -8,14 +8,25 @@ from collections.abc import Sequence
 from typing import Any
 
 from weaktrace.dtypes import registry
-from weaktrace.dtypes.policies.base import DEFAULTS_X64, Aval, Policy, _spec
+from weaktrace.dtypes.policies.base import DEFAULTS_X64, Aval, Policy, _spec, int_bounds
 from weaktrace.dtypes.registry import DType
-from weaktrace.errors import OperandTypeError, PolicyError, TypePromotionError
+from weaktrace.errors import (
+    ArgumentOverflowError,
+    OperandTypeError,
+    PolicyError,
+    TypePromotionError,
+)
 
 _D = registry.by_name
 _TORCH_DEFAULTS = {**DEFAULTS_X64, "u": _D("int64"), "f": _D("float32"), "c": _D("complex64")}
 _INTS = ["uint8", "int8", "int16", "int32", "int64"]
-_BIG_UINTS = {"uint16", "uint32", "uint64"}
+# c10's "barebones" unsigned types: they promote only with themselves and real floats
+# (the sub-byte shells uint1..uint7 among them, with the dtypes ml_dtypes names).
+_BIG_UINTS = {"uint16", "uint32", "uint64", "uint1", "uint2", "uint4"}
+# c10::promoteTypes' table: every other dtype (the int1..int7 shells, and dtypes torch
+# lacks) promotes with nothing but itself.
+_TABLE = {"bool", *_INTS, "float16", "bfloat16", "float32", "float64", "complex32",
+          "complex64", "complex128"}  # fmt: skip
 _F8 = {"float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz", "float8_e8m0fnu"}
 _COMPLEX_PART = {"complex32": "float16", "complex64": "float32", "complex128": "float64"}
 _COMPLEX_OF = {"float16": "complex32", "float32": "complex64", "float64": "complex128"}
@@ -27,8 +38,10 @@ _TORCH_NAMES = {  # torch's own spelling, for its error messages
     "complex128": "ComplexDouble", "uint16": "UInt16", "uint32": "UInt32", "uint64": "UInt64",
     "float8_e4m3fn": "Float8_e4m3fn", "float8_e5m2": "Float8_e5m2",
     "float8_e4m3fnuz": "Float8_e4m3fnuz", "float8_e5m2fnuz": "Float8_e5m2fnuz",
-    "float8_e8m0fnu": "Float8_e8m0fnu",
+    "float8_e8m0fnu": "Float8_e8m0fnu", "uint1": "UInt1", "uint2": "UInt2", "uint4": "UInt4",
+    "int1": "Int1", "int2": "Int2", "int4": "Int4",
 }  # fmt: skip
+_CHECKED_SCALAR_OPS = {"where", "power"}
 # Operations PyTorch has no kernel for, by (jax.numpy name, operand kind).
 _UNSUPPORTED = {
     ("subtract", "b"): "Subtraction, the `-` operator, with a bool tensor is not supported (as "
@@ -36,6 +49,11 @@ _UNSUPPORTED = {
     ("negative", "b"): "Negation, the `-` operator, on a bool tensor is not supported (as in "
     "PyTorch). Use logical_not instead.",
     ("absolute", "b"): "\"abs_cpu\" not implemented for 'Bool' (as in PyTorch); cast first",
+    **{
+        ("imag", k): "imag is not implemented for arrays of non-complex dtypes (as in PyTorch);"
+        " a real array has no imaginary part to view. Use zeros_like(x) if you mean zeros."
+        for k in "buif"
+    },
 }
 # PyTorch has no order on complex values: comparisons and maximum/minimum refuse them.
 _UNSUPPORTED.update(
@@ -65,11 +83,20 @@ def promote_names(a: str, b: str) -> str:
         )
     order = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
     ka, kb = _D(a).kind, _D(b).kind
-    if (a in _BIG_UINTS or b in _BIG_UINTS) and "f" not in (ka, kb):
+    if a in _BIG_UINTS or b in _BIG_UINTS:
+        if ka == "f" or kb == "f":  # a real float absorbs them (c10 checks float8 first)
+            return a if ka == "f" else b
         raise TypePromotionError(
             f"Promotion for uint16, uint32, uint64 types is not supported, attempted to "
             f"promote {torch_name(a)} and {torch_name(b)} (as in PyTorch). Cast explicitly "
             "to the dtype you want."
+        )
+    if a not in _TABLE or b not in _TABLE:
+        odd = a if a not in _TABLE else b
+        raise TypePromotionError(
+            f"{torch_name(odd)} promotes with no other dtype in PyTorch (it is not in "
+            f"c10::promoteTypes' table); attempted to promote {torch_name(a)} and "
+            f"{torch_name(b)}. Cast explicitly to the dtype you want."
         )
     if order[ka] != order[kb]:
         low, high = (a, b) if order[ka] < order[kb] else (b, a)
@@ -95,6 +122,8 @@ class TorchPolicy(Policy):
 
     name = "torch"
     same_needs_no_join = False  # a wrapped float takes the default float dtype
+    bool_sign = True
+    int_pow_full_exponent = True
 
     def __init__(self, default_float: str = "float32") -> None:
         if default_float not in ("float32", "float64"):
@@ -102,6 +131,27 @@ class TorchPolicy(Policy):
         cplx = "complex64" if default_float == "float32" else "complex128"
         self.defaults = {**_TORCH_DEFAULTS, "f": _D(default_float), "c": _D(cplx)}
         self._cache: dict[tuple[Any, ...], tuple[DType, bool]] = {}
+
+    def overflow(self, op: str) -> str:
+        # where and pow take a Python number through a checked c10::Scalar conversion
+        # to the result dtype ("value cannot be converted to type int8_t without
+        # overflow"); the other ops wrap it (int8_tensor + 1000).
+        return "raise" if op in _CHECKED_SCALAR_OPS else "wrap"
+
+    def check_python_int(self, value: int) -> None:
+        if not -(2**63) <= value < 2**64:  # c10::Scalar holds an int64 or a uint64
+            raise ArgumentOverflowError(
+                f"Python int {value} is beyond what PyTorch takes as a number (an int64 or a "
+                "uint64: -2**63 <= n < 2**64); it raises OverflowError too. Use a float."
+            )
+
+    def python_int(self, value: int) -> tuple[DType, bool]:
+        self.check_python_int(value)  # beyond int64: a uint64 wrapped number
+        return (_D("uint64"), True) if value > 0 else self.scalar(int)
+
+    def int_range(self, dt: DType) -> tuple[int, int]:
+        lo, hi = int_bounds(dt)  # c10::overflows lets -max..-1 wrap into unsigned types
+        return (-hi, hi) if dt.kind == "u" else (lo, hi)
 
     def scalar(self, cls: type) -> tuple[DType, bool]:
         return self.defaults[{bool: "b", int: "i", float: "f", complex: "c"}[cls]], True
@@ -137,11 +187,19 @@ class TorchPolicy(Policy):
             return _D(_COMPLEX_OF.get(dt.name, "complex64"))
         return super().to_target(dt, target)
 
-    def promote(self, op: str, avals: Sequence[Aval], target: str | None) -> tuple[DType, bool]:
+    def refuse(self, op: str, avals: Sequence[Aval]) -> None:
         for a in avals:
             message = _UNSUPPORTED.get((op, a[1].kind))
             if message is not None:
                 raise OperandTypeError(message)
+
+    def promote(self, op: str, avals: Sequence[Aval], target: str | None) -> tuple[DType, bool]:
+        self.refuse(op, avals)
+        if op == "power" and target == "numeric":
+            dt, weak = self.join(avals)
+            if dt.kind == "b":  # bool ** True is bool: torch's pow keeps a bool base
+                return dt, weak
+            return self.to_target(dt, target), weak
         return super().promote(op, avals, target)
 
     def accumulate(self, dt: DType) -> DType:
@@ -155,6 +213,18 @@ class TorchPolicy(Policy):
                 "first, e.g. x.astype('float32').mean()."
             )
         return dt
+
+    def mean_dtype(self, dt: DType) -> DType:
+        if dt.kind in "bui":
+            raise OperandTypeError(
+                f"mean(): could not infer output dtype. Optional dtype must be either a "
+                f"floating point or complex dtype. Got: {torch_name(dt.name)} (as in PyTorch)."
+                " Ask for a float dtype and round the result if you need integers."
+            )
+        return dt
+
+    def logical_reduction(self, dt: DType) -> DType:
+        return dt if dt.name == "uint8" else _D("bool")  # torch keeps uint8 (legacy)
 
     def lowering_dtype(self, dt: DType) -> DType:
         return _D("complex64") if dt.name == "complex32" else dt
