@@ -701,99 +701,9 @@ def _power_half(case: Case) -> bool:
 
 KNOWN_MISMATCHES: list[Known] = [
     # -- promote_types / result_type (weaktrace/dtypes/policies.py) --
-    Known(
-        "result-type-of-a-lone-big-int",
-        "np.result_type(2**63) is uint64 and np.result_type(2**64) object (a lone Python int "
-        "is converted by value); weaktrace gives int64 (policies._weak_value stands 0 for it)",
-        ("result_type",),
-        lambda c: (
-            len(c.args) == 1
-            and c.args[0].form == "py"
-            and type(c.args[0].payload) is int
-            and c.args[0].payload >= 2**63
-        ),
-    ),
     # -- the numpy policy's dtype choice for an operation (NumpyRules.promote) --
-    Known(
-        "two-python-ints-compared-as-objects",
-        "np.less.resolve_dtypes((int, int, None)) picks numpy's object loop; NumpyRules.promote "
-        "takes it and the comparison then rejects dtype object",
-        ("pypy",),
-        lambda c: (
-            c.op in COMPARISONS
-            and c.a.form == c.b.form == "py"
-            and c.a.dtype is c.b.dtype is int
-            and all(_fits(o.value, np.dtype("int64")) for o in (c.a, c.b))
-        ),
-    ),
     # -- Python ints --
-    Known(
-        "comparison-with-int-beyond-float64",
-        "np.int32(1) <= 2 * int(np.finfo('d').max) is False in numpy; weaktrace raises "
-        "OverflowError 'int too large to convert to float' (_compare_args widens the int to "
-        "float64 beyond int64's range)",
-        ("python",),
-        _compare_beyond_float64,
-    ),
-    Known(
-        "logical-ops-with-int-beyond-int64",
-        "np.logical_xor(np.uint16(1), -2**63 - 1) raises OverflowError in numpy; weaktrace "
-        "converts the constant straight to bool (numpy's loop is '??->?') and gives a value",
-        ("python", "pypy"),
-        _logical_big_int,
-    ),
-    Known(
-        "array-of-a-list-of-python-int-arguments",
-        "wnp.array([s], 'uint8') with s a Python int argument (not a constant) does not check "
-        "s against the dtype per call: f(256) gives [0] where numpy raises OverflowError "
-        "(weaktrace/numpy/creation.py _array_operand stacks the elements first, so the "
-        "conversion no longer meets the argument itself; jnp.array converts each element)",
-        ("func", "upstream"),
-        lambda c: (
-            c.op in ("array([s], dtype)", "asarray([s], dtype)")
-            and c.b.how == "arg"
-            and c.b.dtype is int
-            and c.a.dtype.kind in "iu"
-            and not _fits(c.b.value, c.a.dtype)
-        ),
-    ),
-    Known(
-        "clip-rejects-complex",
-        "clip with a complex array or bound raises OperandTypeError ('complex numbers have no "
-        "order'); numpy clips complex values in its lexicographic order (weaktrace/numpy.py "
-        "clip)",
-        ("func",),
-        lambda c: c.op.startswith("clip") and "c" in _kinds(c),
-    ),
     # -- values of the compiled program --
-    Known(
-        "constant-integer-division-by-zero-kills-the-process",
-        "wt.trace(lambda: wnp.floor_divide(1, 0), policy='numpy')() dies of SIGFPE: the program "
-        "divides two constants and XLA's constant folding traps (jax.jit(lambda: "
-        "lax.div(np.int32(1), np.int32(0)))() does too); numpy gives 0",
-        ("pypy",),
-        _constant_division_by_zero,
-    ),
-    Known(
-        "integer-division-by-zero",
-        "integer floor_divide by zero gives XLA's -1 (or 2**n - 1, then the floor step); numpy "
-        "gives 0 (weaktrace/numpy.py floor_divide has no zero-divisor select)",
-        ("strong", "python", "pypy", "alias"),
-        _int_division_by_zero,
-    ),
-    Known(
-        "complex-truthiness",
-        "logical_and/or/xor convert a complex operand to bool by its real part (1j is False); "
-        "numpy looks at both parts (weaktrace/numpy.py _logical -> _to_bool)",
-        ("strong", "python", "pypy", "alias"),
-        _complex_truthiness,
-    ),
-    Known(
-        "complex-maximum-minimum-nan",
-        "maximum/minimum of complex values do not propagate NaN; numpy does",
-        ("strong", "python", "alias"),
-        _complex_max_min_nan,
-    ),
     Known(
         "xla-bool-times-non-finite",
         "False * inf and False / 0.0 give 0 (numpy nan) when the bool is traced: XLA's "
@@ -812,64 +722,14 @@ KNOWN_MISMATCHES: list[Known] = [
         _reciprocal_flushes,
         exact=False,
     ),
-    Known(
-        "non-native-byte-order",
-        "arrays in non-native byte order ('>u4') are refused (InvalidInputError); numpy takes "
-        "them (registry.from_numpy knows native dtypes only; api.abstractify)",
-        ("alias", "upstream"),
-        lambda c: (
-            any(o.form == "nd" and not o.dtype.isnative for o in (c.a, c.b))
-            and all(_np_outcome(c, x, y)[1] is None for x, y in instances(c))
-        ),
-    ),
-    Known(
-        "ulonglong-argument",
-        "an np.ulonglong scalar (np.dtype('Q').type, not np.uint64) passed as an argument "
-        "reaches jax.jit as it is: TypeError 'not a valid JAX type'",
-        ("alias",),
-        lambda c: (
-            any(
-                o.form == "sc" and o.dtype.type is np.ulonglong and o.how == "arg"
-                for o in (c.a, c.b)
-            )
-            and all(_np_outcome(c, x, y)[1] is None for x, y in instances(c))
-        ),
-    ),
     # -- power (weaktrace/numpy.py power) --
-    Known(
-        "numpy-power-fast-paths",
-        "numpy's x ** 2 is square (np.array([True]) ** 2 is int8, np.power gives int64) and its "
-        "float32/float64 power by a scalar 0.5 is sqrt: (-inf) ** 0.5 is nan; "
-        "weaktrace lowers to XLA's pow, which gives inf (C99 pow)",
-        ("python",),
-        _power_half,
-    ),
-    Known(
-        "power-six-steps",
-        "integer power with a traced exponent runs six steps of binary exponentiation "
-        "(_pow_int_int, as jax.numpy): exponents >= 64 give wrong values",
-        ("strong", "python", "pypy", "alias"),
-        _power_six_steps,
-    ),
 ]
 
 
 _WHERE_CLIP = tuple(f for f in FUNCS if f.startswith(("where", "clip")))
 _OPS = {
-    "result-type-of-a-lone-big-int": ("result_type",),
-    "two-python-ints-compared-as-objects": COMPARISONS,
-    "comparison-with-int-beyond-float64": COMPARISONS,
-    "logical-ops-with-int-beyond-int64": ("logical_and", "logical_or", "logical_xor"),
-    "array-of-a-list-of-python-int-arguments": ("array([s], dtype)", "asarray([s], dtype)"),
-    "clip-rejects-complex": tuple(f for f in _WHERE_CLIP if f.startswith("clip")),
-    "constant-integer-division-by-zero-kills-the-process": ("floor_divide",),
-    "integer-division-by-zero": ("floor_divide",),
-    "complex-truthiness": ("logical_and", "logical_or", "logical_xor"),
-    "complex-maximum-minimum-nan": ("maximum", "minimum"),
     "xla-bool-times-non-finite": ("multiply", "true_divide"),
     "xla-reciprocal-flushes": ("true_divide", "floor_divide"),
-    "numpy-power-fast-paths": ("power",),
-    "power-six-steps": ("power",),
 }
 KNOWN_MISMATCHES = [k._replace(ops=_OPS.get(k.id)) for k in KNOWN_MISMATCHES]
 KNOWN = {k.id: k for k in KNOWN_MISMATCHES}

@@ -78,7 +78,10 @@ def promote(ctx: Context, op: str, ops: list[Tracer], target: str | None = None)
     overflow = pol.overflow(op)
     out = []
     for o in ops:
-        c = convert(ctx, o, dt, weak, overflow)
+        if dt is _BOOL and o.aval[1].kind == "c":  # a cast to bool: both parts count
+            c = convert(ctx, _complex_truth(ctx, o), dt, weak, overflow)
+        else:
+            c = convert(ctx, o, dt, weak, overflow)
         if c is not o and o.aval[1] is not dt:
             # The convert equation just recorded knows the source line; a folded literal
             # recorded none.
@@ -88,6 +91,15 @@ def promote(ctx: Context, op: str, ops: list[Tracer], target: str | None = None)
             ctx.promoted(_new_tuple(Promotion, record))
         out.append(c)
     return out
+
+
+def _complex_truth(ctx: Context, x: Tracer) -> Tracer:
+    """x != 0 for a complex x: the truth NumPy and PyTorch give a complex value (XLA's
+    convert to bool looks at the real part only, so 1j would be False)."""
+    if x.var.__class__ is Literal:
+        aval = _make((), _BOOL, False)
+        return Tracer(aval, Literal(np.bool_(x.var.value != 0), aval), ctx)
+    return bind(P.ne_p, x, const_like(x, 0))
 
 
 def python_literal(x: Tracer) -> Any:

@@ -11,7 +11,7 @@ import numpy as np
 from weaktrace.core.source import pinning
 from weaktrace.core.trace import install_array_methods
 from weaktrace.errors import ForeignFunctionError
-from weaktrace.numpy._core import EXPORTS, Tracer
+from weaktrace.numpy._core import EXPORTS, Tracer, context
 from weaktrace.numpy.array_methods import methods as jax_array_methods
 from weaktrace.numpy.contractions import matmul
 from weaktrace.numpy.indexing import getitem
@@ -36,6 +36,7 @@ from weaktrace.numpy.ufuncs import (
     power,
     remainder,
     right_shift,
+    square,
     subtract,
     true_divide,
 )
@@ -71,6 +72,14 @@ def _operable(v: Any) -> bool:
     return v.__class__ in _OPERABLE_CLASSES or isinstance(v, np.generic | jax.Array)
 
 
+def _pow(x: Any, y: Any) -> Any:
+    """x ** y. NumPy's ndarray ** 2 (a Python int) is square(x), whose loop differs from
+    power's for bools (int8, np.power gives int64): under policies with numpy_power."""
+    if y.__class__ is int and y == 2 and context(x).policy.numpy_power:
+        return square(x)
+    return power(x, y)
+
+
 _OPERATORS: dict[str, Callable[..., Any]] = {
     "__add__": add, "__radd__": _swap(add),  # other + self
     "__sub__": subtract, "__rsub__": _swap(subtract),
@@ -78,7 +87,7 @@ _OPERATORS: dict[str, Callable[..., Any]] = {
     "__truediv__": true_divide, "__rtruediv__": _swap(true_divide),
     "__floordiv__": floor_divide, "__rfloordiv__": _swap(floor_divide),
     "__mod__": remainder, "__rmod__": _swap(remainder),
-    "__pow__": power, "__rpow__": _swap(power),
+    "__pow__": _pow, "__rpow__": _swap(power),
     "__matmul__": matmul, "__rmatmul__": _swap(matmul),
     "__and__": bitwise_and, "__rand__": _swap(bitwise_and),
     "__or__": bitwise_or, "__ror__": _swap(bitwise_or),

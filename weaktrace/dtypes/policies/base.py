@@ -74,6 +74,15 @@ class Policy:
     # clip(int_array, lo, hi): NumPy drops a Python int bound beyond the array dtype's
     # range (it cannot change a value) instead of converting it.
     clip_drops_unreachable_int_bounds: bool = False
+    # Integer division by zero: NumPy gives 0 (x // 0 and x % 0); False keeps XLA's
+    # values, as JAX does.
+    int_division_by_zero_is_zero: bool = False
+    # maximum/minimum/clip of complex values: NumPy's lexicographic order, NaN kept
+    # (clip accepts complex values); False: JAX's (XLA's max/min, clip refuses complex).
+    numpy_complex_order: bool = False
+    # NumPy's scalar power fast paths: the operator x ** 2 is square(x), float x ** 0.5
+    # is sqrt(x); integer powers by a traced exponent use every bit of the exponent.
+    numpy_power: bool = False
     defaults: dict[str, DType] = DEFAULTS_X64
 
     # -- the public face ------------------------------------------------------------
