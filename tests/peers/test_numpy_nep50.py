@@ -699,39 +699,51 @@ def _power_half(case: Case) -> bool:
     return False
 
 
-KNOWN_MISMATCHES: list[Known] = [
-    # -- promote_types / result_type (weaktrace/dtypes/policies.py) --
-    # -- the numpy policy's dtype choice for an operation (NumpyRules.promote) --
-    # -- Python ints --
-    # -- values of the compiled program --
-    Known(
-        "xla-bool-times-non-finite",
-        "False * inf and False / 0.0 give 0 (numpy nan) when the bool is traced: XLA's "
-        "simplifier turns convert(bool) * y into a select (bool_array * inf, "
-        "bool_array / 0.0, bool_array / np.int64(0) as an argument)",
-        ("strong", "python", "pypy", "alias"),
-        _bool_times_non_finite,
-        exact=False,
-    ),
-    Known(
-        "xla-reciprocal-flushes",
-        "x / y and x // y with |y| > 2**126 (float32): XLA makes a division by a constant or "
-        "broadcast divisor x * (1 / y), and the subnormal 1 / y flushes to 0, so float32 "
-        "max / max is 0 and inf / max nan; numpy 1 and inf",
-        ("strong", "alias"),
-        _reciprocal_flushes,
-        exact=False,
-    ),
-    # -- power (weaktrace/numpy.py power) --
-]
+KNOWN_MISMATCHES: list[Known] = []  # none left: see FIXED for the entries fixed so far
 
+_LOGICAL = ("logical_and", "logical_or", "logical_xor")
+_ARRAY_OF_LIST = ("array([s], dtype)", "asarray([s], dtype)")
+_ALL = ("strong", "python", "pypy", "alias")
 
-_WHERE_CLIP = tuple(f for f in FUNCS if f.startswith(("where", "clip")))
-_OPS = {
-    "xla-bool-times-non-finite": ("multiply", "true_divide"),
-    "xla-reciprocal-flushes": ("true_divide", "floor_divide"),
-}
-KNOWN_MISMATCHES = [k._replace(ops=_OPS.get(k.id)) for k in KNOWN_MISMATCHES]
+# Former KNOWN_MISMATCHES entries, fixed in weaktrace: their cases run as regression items
+# (test_fixed_entry) with every compiled value checked.
+FIXED: list[Known] = [
+    Known("integer-division-by-zero", "numpy: x // 0 is 0 for integers", _ALL,
+          _int_division_by_zero, ops=("floor_divide",)),
+    Known("constant-integer-division-by-zero-kills-the-process", "XLA folded 1 // 0 and "
+          "died of SIGFPE", ("pypy",), _constant_division_by_zero, ops=("floor_divide",)),
+    Known("complex-truthiness", "a complex value is true when either part is nonzero",
+          _ALL, _complex_truthiness, ops=_LOGICAL),
+    Known("complex-maximum-minimum-nan", "numpy's complex maximum/minimum keep NaNs",
+          ("strong", "python", "alias"), _complex_max_min_nan, ops=("maximum", "minimum")),
+    Known("clip-of-complex", "numpy clips complex values in its lexicographic order",
+          ("func",), lambda c: "c" in _kinds(c),
+          ops=tuple(f for f in FUNCS if f.startswith("clip"))),
+    Known("xla-bool-times-non-finite", "False * inf is nan (XLA made it a select)", _ALL,
+          _bool_times_non_finite, ops=("multiply", "true_divide")),
+    Known("xla-reciprocal-flushes", "max / max is 1 (XLA's x * (1 / y) flushed 1 / y)",
+          ("strong", "alias"), _reciprocal_flushes, ops=("true_divide", "floor_divide")),
+    Known("non-native-byte-order", "'>u4' arrays are taken", ("alias", "upstream"),
+          lambda c: any(o.form == "nd" and not o.dtype.isnative for o in (c.a, c.b))),
+    Known("ulonglong-argument", "np.ulonglong scalars are taken as arguments", ("alias",),
+          lambda c: any(o.form == "sc" and o.dtype.type is np.ulonglong and o.how == "arg"
+                        for o in (c.a, c.b))),
+    Known("logical-ops-with-int-beyond-int64", "numpy raises OverflowError",
+          ("python", "pypy"), _logical_big_int, ops=_LOGICAL),
+    Known("comparison-with-int-beyond-float64", "numpy compares such ints exactly",
+          ("python",), _compare_beyond_float64, ops=COMPARISONS),
+    Known("two-python-ints-compared", "np.less(1, 2) compares int64 values", ("pypy",),
+          lambda c: c.a.form == c.b.form == "py" and c.a.dtype is c.b.dtype is int
+          and all(_fits(o.value, np.dtype("int64")) for o in (c.a, c.b)), ops=COMPARISONS),
+    Known("array-of-a-list-of-python-int-arguments", "each Python int argument is checked "
+          "against the dtype", ("func", "upstream"),
+          lambda c: c.b.how == "arg" and c.b.dtype is int and c.a.dtype.kind in "iu"
+          and not _fits(c.b.value, c.a.dtype), ops=_ARRAY_OF_LIST),
+    Known("numpy-power-fast-paths", "x ** 2 is square, float x ** 0.5 is sqrt",
+          ("python",), _power_half, ops=("power",)),
+    Known("power-six-steps", "integer powers by traced exponents >= 64", _ALL,
+          _power_six_steps, ops=("power",)),
+]  # fmt: skip
 KNOWN = {k.id: k for k in KNOWN_MISMATCHES}
 
 
@@ -1053,7 +1065,7 @@ def check_in_subprocess(inst: Instance) -> str | None:
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     if proc.returncode != 0:
         return f"the process died (exit status {proc.returncode})"
-    tag, *rest = proc.stdout.split(maxsplit=2)
+    tag, *rest = proc.stdout.strip().split(maxsplit=2)
     if inst.np_err is not None:
         return None if tag == "error" else f"numpy raised, weaktrace gave {rest}"
     want = np.asarray(inst.expect)
@@ -1203,6 +1215,44 @@ def select(kind: str, known: str | None, x64: bool | None, n: int | None) -> lis
             if n is not None and len(out) == n:
                 break
     return out
+
+
+FIXED_SAMPLE = (150, 4)  # (full, CI) cases per fixed entry and kind
+
+
+def select_fixed(kind: str, entry: Known, n: int) -> list[Any]:
+    """n cases of `kind` that a FIXED entry names, in a stable shuffled order."""
+    order = [c for c in all_cases(kind) if entry.ops is None or c.op in entry.ops]
+    random.Random(f"fixed-{kind}-{entry.id}").shuffle(order)
+    out = []
+    for c in order:
+        unrepresentable = any(
+            _dyn_int(o) and not _fits(o.value, np.dtype("int64")) for o in (c.a, c.b)
+        )
+        if not unrepresentable and entry.match(c):
+            out.append(c)
+            if len(out) == n:
+                break
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("kind", "entry"),
+    [pytest.param(kind, k, id=f"{k.id}-{kind}") for k in FIXED for kind in k.kinds],
+)
+def test_fixed_entry(kind: str, entry: Known, full: bool) -> None:
+    """Regression: the cases a fixed KNOWN_MISMATCHES entry named agree with numpy, every
+    compiled value checked (the sweep checks a sample of values)."""
+    chosen = select_fixed(kind, entry, FIXED_SAMPLE[0 if full else 1])
+    assert chosen, f"FIXED[{entry.id!r}] names no case of kind {kind!r}"
+    results: dict[Any, str | None] = {}
+    for flag in (False, True):
+        with jax.enable_x64(flag):
+            part = [c for c in chosen if mode(c) == flag]
+            results.update(run_cases(part, full, force=True))
+    bad = [m for m in results.values() if m is not None]
+    assert not bad, f"{len(bad)} of {len(chosen)} cases differ from numpy:\n" + "\n".join(bad[:20])
 
 
 @pytest.mark.slow

@@ -26,6 +26,7 @@ from weaktrace.ir.values import AbstractValue, Literal, Primitive
 _make = AbstractValue.make
 _new_tuple = tuple.__new__
 _BOOL = registry.by_name("bool")
+_UINT8 = registry.by_name("uint8")
 
 
 def bind(prim: Primitive, *args: Tracer, **params: Any) -> Tracer:
@@ -80,6 +81,9 @@ def promote(ctx: Context, op: str, ops: list[Tracer], target: str | None = None)
     for o in ops:
         if dt is _BOOL and o.aval[1].kind == "c":  # a cast to bool: both parts count
             c = convert(ctx, _complex_truth(ctx, o), dt, weak, overflow)
+        elif o.aval[1] is _BOOL and dt.kind in "fc" and pol.ieee_exact_lowering:
+            # convert(bool) * y is a select to XLA (False * inf would be 0, not nan)
+            c = convert(ctx, convert(ctx, o, _UINT8, False), dt, weak, overflow)
         else:
             c = convert(ctx, o, dt, weak, overflow)
         if c is not o and o.aval[1] is not dt:

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from weaktrace.core import primitives_window as W
 from weaktrace.dtypes.policies.base import int_bounds
 from weaktrace.dtypes.registry import SUB_BYTE_INTS
 from weaktrace.errors import InvalidInputError, OperandTypeError, OperandValueError, ShapeError
@@ -157,7 +158,36 @@ bitwise_and = _binary("bitwise_and", P.and_p)
 bitwise_or = _binary("bitwise_or", P.or_p)
 bitwise_xor = _binary("bitwise_xor", P.xor_p)
 left_shift = _binary("left_shift", P.shift_left_p, "numeric")
-true_divide = _binary("true_divide", P.div_p, "inexact")
+
+
+@export
+def true_divide(x1: Any, x2: Any, /) -> Any:
+    """``jax.numpy.true_divide``: integers become floating."""
+    b = context(x1, x2)
+    x1, x2 = promote_args(b, "true_divide", (x1, x2), "inexact")
+    return _divide(b, x1, x2)
+
+
+def _divide(b: Context, x: Any, y: Any) -> Any:
+    """x / y. XLA makes a division by a constant or broadcast divisor x * (1 / y), and
+    1 / y flushes to zero for ``abs(y) > 2**126`` (float32; 2**1022 for float64): max /
+    max would be 0. Under policies with ieee_exact_lowering both sides are scaled by 1/8
+    for such divisors (exact), the scale hidden from XLA behind an optimization barrier
+    (the size of the divisor: a scalar, mostly) so that it cannot fold it back."""
+    name = x.aval.dt.name
+    shape = result_shape("true_divide", [x.aval.shape, y.aval.shape])
+    exposed = y.var.__class__ is Literal or y.aval.shape != shape
+    if not (b.policy.ieee_exact_lowering and exposed and name in ("float32", "float64")):
+        return emit(P.div_p, x, y)
+    limit = 2.0 ** (125 if name == "float32" else 1021)
+    if y.var.__class__ is Literal and not builtins.abs(y.var.value) > limit:
+        return emit(P.div_p, x, y)  # a constant divisor with a normal reciprocal
+    big = emit(P.gt_p, emit(P.abs_p, y), lit(b, limit, x.aval.dt))
+    scale = select(b, big, full_like_value(y, 0.125), full_like_value(y, 1.0))
+    (scale,) = b.emit_n(W.optimization_barrier_p, (scale,), {})
+    return emit(P.div_p, emit(P.mul_p, x, scale), emit(P.mul_p, y, scale))
+
+
 arctan2 = _binary("arctan2", P.atan2_p, "inexact")
 
 
@@ -454,7 +484,7 @@ def _float_divmod(b: Context, x1: Any, x2: Any) -> tuple[Any, Any]:
     mod = emit(P.rem_p, x1, x2)
     zero_divisor = emit(P.eq_p, x2, const_like(x2, 0))
     x1_corrected = where(zero_divisor, x1, emit(P.sub_p, x1, mod))
-    div = emit(P.div_p, x1_corrected, x2)
+    div = _divide(b, x1_corrected, x2)
     ind = emit(P.and_p, emit(P.ne_p, mod, const_like(mod, 0)),
                 emit(P.ne_p, emit(P.sign_p, x2), emit(P.sign_p, mod)))  # fmt: skip
     ind_b = promote_shapes("divmod", [ind, mod])[0]

@@ -83,6 +83,12 @@ class Policy:
     # NumPy's scalar power fast paths: the operator x ** 2 is square(x), float x ** 0.5
     # is sqrt(x); integer powers by a traced exponent use every bit of the exponent.
     numpy_power: bool = False
+    # Programs that keep IEEE values where XLA's algebraic rewrites change them: bool
+    # operands promoted to floating go through uint8 (XLA makes convert(bool) * y a
+    # select: False * inf would be 0, not nan) and a division by a constant or broadcast
+    # divisor scales huge divisors (x * (1 / y) flushes 1 / y to zero). False keeps
+    # JAX's programs, and so XLA's values.
+    ieee_exact_lowering: bool = False
     defaults: dict[str, DType] = DEFAULTS_X64
 
     # -- the public face ------------------------------------------------------------

@@ -34,6 +34,7 @@ class NumpyPolicy(Policy):
     int_division_by_zero_is_zero = True
     numpy_complex_order = True
     numpy_power = True
+    ieee_exact_lowering = True
     # numpy's own loops decide even for operands of one dtype (bool ** bool is int8;
     # two Python scalars give a strong array, numpy having no weak arrays).
     same_needs_no_join = False
