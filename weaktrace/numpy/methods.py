@@ -36,9 +36,11 @@ from weaktrace.numpy.ufuncs import (
     power,
     remainder,
     right_shift,
+    sqrt,
     square,
     subtract,
     true_divide,
+    where,
 )
 
 
@@ -73,10 +75,20 @@ def _operable(v: Any) -> bool:
 
 
 def _pow(x: Any, y: Any) -> Any:
-    """x ** y. NumPy's ndarray ** 2 (a Python int) is square(x), whose loop differs from
-    power's for bools (int8, np.power gives int64): under policies with numpy_power."""
-    if y.__class__ is int and y == 2 and context(x).policy.numpy_power:
+    """x ** y. Under policies with numpy_power, NumPy's fast paths for an array and a
+    Python scalar: ``x ** 2`` is square(x), whose loop differs from power's for bools
+    (int8; np.power gives int64), and a float or complex ``x ** 0.5`` is sqrt(x) (nan at
+    -inf, where pow gives inf)."""
+    b = context(x, y)
+    if not b.policy.numpy_power or x.aval.weak_type:
+        return power(x, y)
+    if y.__class__ is int and y == 2:
         return square(x)
+    k = x.aval.dt.kind
+    if y.__class__ is float and y == 0.5 and k in "fc":
+        return sqrt(x)
+    if y.__class__ is Tracer and y.aval.weak_type and y.aval.dt.kind == "f" and k == "f":
+        return where(equal(y, 0.5), sqrt(x), power(x, y))  # a Python float argument
     return power(x, y)
 
 
