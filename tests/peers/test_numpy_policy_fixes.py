@@ -117,7 +117,7 @@ def test_jax_policy_bool_and_float_is_xlas(op: Any, dt: np.dtype, x64: bool) -> 
     """XLA's rewrites (convert(bool) * y as a select, x / y as x * (1 / y)) stay in the
     JAX policy's programs, as they are in jax's."""
     b = np.array([False, True])
-    for y in _float_values(dt):
+    for y in (math.inf, -math.inf, math.nan, 0.0, -0.0, 2.0):
         c = dt.type(y)
         _jax_pair(op, op, x64, b, c)
         const = functools.partial(_with_constant, op, c)  # y as a constant in the program
@@ -205,3 +205,46 @@ def test_constant_integer_floor_divide_by_zero_in_process(dt: np.dtype) -> None:
         want = (np.floor_divide(one, zero), np.remainder(one, zero))
     for o, t in zip(out, want, strict=True):
         _same(o, t)
+
+
+_OUTER_OPERANDS = [
+    ("python-int", 1, "arr"), ("python-float", 1.0, "arr"), ("python-complex", 1j, "arr"),
+    ("float64-scalar", np.float64(1), "arr"), ("0d-array", np.array(1.0), "arr"),
+    ("arrays", np.arange(3, dtype="int16"), "arr"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("pol", ["numpy", "jax"])
+@pytest.mark.parametrize("name", ["add", "logical_and", "maximum"])
+@pytest.mark.parametrize(
+    ("what", "other", "_"), _OUTER_OPERANDS, ids=[o[0] for o in _OUTER_OPERANDS]
+)
+@pytest.mark.parametrize("flip", [False, True])
+def test_ufunc_outer(pol: str, name: str, what: str, other: Any, _: str, flip: bool) -> None:
+    """upstream test_nep50_in_ufunc_outer*: ``ufunc.outer`` keeps a Python scalar weak
+    (numpy gh-32076: outer of a scalar is the call itself), numpy scalars and 0-d arrays
+    strong. Oracles: numpy (np.<ufunc> for a Python scalar, whose outer the installed
+    numpy may still make strong; np.<ufunc>.outer otherwise) and jax.numpy's outer."""
+    arr = np.arange(6, dtype="float32").reshape(3, 2)
+    args = (arr, other) if flip else (other, arr)
+    with jax.enable_x64(True), warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        ours = wt.trace(lambda: getattr(wnp, name).outer(*args), policy=pol)()
+        if pol == "jax":
+            theirs = getattr(jnp, name).outer(*args)
+        elif isinstance(other, int | float | complex):
+            theirs = getattr(np, name)(*args)
+        else:
+            theirs = getattr(np, name).outer(*args)
+    assert np.shape(ours) == np.shape(theirs)
+    np.testing.assert_allclose(np.asarray(ours), np.asarray(theirs), rtol=1e-6)
+    assert np.asarray(ours).dtype == np.asarray(theirs).dtype
+
+
+def test_ufunc_outer_huge_python_int_overflows() -> None:
+    """upstream test_nep50_in_ufunc_outer_huge_integer: a weak Python int beyond int64
+    raises OverflowError, as in the call (not an object array)."""
+    with pytest.raises(OverflowError):
+        np.add(2**100, 1)
+    with pytest.raises(OverflowError):
+        wt.trace(lambda: wnp.add.outer(2**100, 1), policy="numpy")()
