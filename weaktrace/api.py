@@ -397,7 +397,10 @@ def _dispatcher(
                 return jitted(*args, **kwargs)
             except (TypeError, ValueError):
                 if _current() is None:
-                    raise
+                    native = _native_args(args, kwargs)
+                    if native is None:
+                        raise
+                    return call(*native[0], **native[1])
             return fun(*args, **kwargs)
 
         return call
@@ -408,12 +411,39 @@ def _dispatcher(
         checked = check(args, kwargs)
         a, k = (args, kwargs) if wrap is None else wrap(args, kwargs)
         with stages.x64_mode(x64):
-            out = jitted(*a, **k)
+            try:
+                out = jitted(*a, **k)
+            except (TypeError, ValueError):
+                native = _native_args(args, kwargs)
+                if native is None:
+                    raise
+                return call_pinned(*native[0], **native[1])
         if not checked:
             check(args, kwargs)  # the first call traced: the int targets are known now
         return out
 
     return call_pinned
+
+
+def _native_args(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """The arguments as jax.jit takes them, or None if they are so already: numpy
+    arrays in non-native byte order ('>u4') and numpy scalars of a type that is not
+    their dtype's canonical class (np.ulonglong, np.longlong) are what numpy takes and
+    jax.jit refuses. Called only once jax.jit has refused the arguments."""
+    leaves, tree = jax.tree_util.tree_flatten((args, kwargs))
+    fixed = [_native(x) for x in leaves]
+    if all(a is b for a, b in zip(fixed, leaves, strict=True)):
+        return None
+    return jax.tree_util.tree_unflatten(tree, fixed)
+
+
+def _native(x: Any) -> Any:
+    if isinstance(x, np.ndarray) and not x.dtype.isnative:
+        return x.astype(x.dtype.newbyteorder("="))
+    if isinstance(x, np.generic) and x.dtype.kind in "biufc":
+        canonical = np.dtype(x.dtype.name).type
+        return x if x.__class__ is canonical else canonical(x)
+    return x
 
 
 def _jit_options(options: dict[str, Any]) -> dict[str, Any]:

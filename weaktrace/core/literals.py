@@ -51,6 +51,8 @@ def literal_value(value: Any, dt: DType, overflow: str = "wrap") -> Any:
         return scalar(value)
     if cls is complex and k == "c":
         return scalar(value)
+    if cls is int and k == "b" and overflow == "raise" and not -(2**63) <= value < 2**63:
+        raise OverflowError(f"Python int {value} too large to convert to C long (int64)")
     if cls is int and bounds is not None:
         if bounds[0] <= value <= bounds[1]:
             return scalar(value)

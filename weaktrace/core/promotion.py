@@ -26,6 +26,7 @@ from weaktrace.ir.values import AbstractValue, Literal, Primitive
 _make = AbstractValue.make
 _new_tuple = tuple.__new__
 _BOOL = registry.by_name("bool")
+_UINT8 = registry.by_name("uint8")
 
 
 def bind(prim: Primitive, *args: Tracer, **params: Any) -> Tracer:
@@ -92,7 +93,13 @@ def promote(ctx: Context, op: str, ops: list[Tracer], target: str | None = None)
             continue
         if overflow is None:
             overflow = pol.overflow(op)
-        c = convert(ctx, o, dt, weak, overflow)
+        if dt is _BOOL and av[1].kind == "c":  # a cast to bool: both parts count
+            c = convert(ctx, _complex_truth(ctx, o), dt, weak, overflow)
+        elif av[1] is _BOOL and dt.kind in "fc" and pol.ieee_exact_lowering:
+            # convert(bool) * y is a select to XLA (False * inf would be 0, not nan)
+            c = convert(ctx, convert(ctx, o, _UINT8, False), dt, weak, overflow)
+        else:
+            c = convert(ctx, o, dt, weak, overflow)
         if c is not o and o.aval[1] is not dt:
             # The convert equation just recorded knows the source line; a folded literal
             # recorded none.
@@ -102,6 +109,15 @@ def promote(ctx: Context, op: str, ops: list[Tracer], target: str | None = None)
             ctx.promoted(_new_tuple(Promotion, record))
         out.append(c)
     return out
+
+
+def _complex_truth(ctx: Context, x: Tracer) -> Tracer:
+    """x != 0 for a complex x: the truth NumPy and PyTorch give a complex value (XLA's
+    convert to bool looks at the real part only, so 1j would be False)."""
+    if x.var.__class__ is Literal:
+        aval = _make((), _BOOL, False)
+        return Tracer(aval, Literal(np.bool_(x.var.value != 0), aval), ctx)
+    return bind(P.ne_p, x, const_like(x, 0))
 
 
 def python_literal(x: Tracer) -> Any:

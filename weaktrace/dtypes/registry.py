@@ -164,7 +164,14 @@ def from_numpy(np_dtype: np.dtype) -> DType | None:
     """The registered DType of a numpy dtype (or of a jax PRNG key dtype), or None if
     weaktrace has none."""
     found = _BY_NUMPY.get(np_dtype)
+    if found is None and np_dtype.__class__ is not DType and not _native(np_dtype):
+        found = _BY_NUMPY.get(np_dtype.newbyteorder("="))  # '>u4' holds uint32 values
     return found if found is not None else key_dtype(np_dtype)
+
+
+def _native(dt: Any) -> bool:
+    """False for a numpy dtype in non-native byte order (``'>u4'`` on little-endian)."""
+    return not isinstance(dt, np.dtype) or dt.isnative
 
 
 # -- PRNG key dtypes (``key<fry>``): jax's extended dtypes of typed key arrays. They
@@ -213,7 +220,7 @@ def of(x: Any) -> DType:
             f"cannot interpret {x!r} as a dtype ({err}). Pass a dtype, a scalar type "
             "such as numpy.int8, or a name such as 'int8'."
         ) from None
-    found = _BY_NUMPY.get(np_dtype)
+    found = from_numpy(np_dtype)
     if found is None:
         raise InvalidDTypeError(
             f"dtype {np_dtype} (from {x!r}) is not a dtype weaktrace knows: only bool, "
@@ -257,7 +264,7 @@ def as_dtype(x: Any) -> DType:
             f"cannot interpret {x!r} as a dtype ({err}). Pass a dtype, a scalar type "
             "such as numpy.int8, or a name such as 'int8' or 'bf16'."
         ) from None
-    found = _BY_NUMPY.get(np_dtype)
+    found = from_numpy(np_dtype)
     if found is None:
         raise InvalidDTypeError(
             f"dtype {np_dtype} (from {x!r}) is not a dtype weaktrace knows: only "

@@ -148,7 +148,8 @@ def asarray(
         dt = b.policy.user_dtype(dtype)
         value = np.asarray(a, dtype=dt.numpy)
         return b.const(value, AbstractValue.make(value.shape, dt, False))
-    x = _array_operand(b, a)
+    target = b.policy.user_dtype(dtype) if dtype is not None else None
+    x = _array_operand(b, a, target)
     if isinstance(a, list | tuple) and x.aval[2]:
         # An array made from a sequence is strong (jax keeps weak_type only for a
         # weakly typed object itself), in the dtype its elements promote to.
@@ -168,7 +169,10 @@ def array(object: Any, dtype: Any = None, copy: bool = True, order: str | None =
     return out
 
 
-def _array_operand(b: Context, a: Any) -> Any:
+def _array_operand(b: Context, a: Any, dtype: DType | None = None) -> Any:
+    """The stacked elements of `a`. Under a policy whose Python ints raise when they do
+    not fit (NumPy's), each Python int element goes into an integer `dtype` by itself,
+    so its value is checked (np.array([256], 'uint8') raises OverflowError)."""
     if isinstance(a, list | tuple):
         if not a:
             raise InvalidInputError("cannot make an array from an empty sequence while tracing")
@@ -176,10 +180,14 @@ def _array_operand(b: Context, a: Any) -> Any:
             dt = b.policy.values_dtype(_leaves(a))
             value = np.asarray(a, dtype=dt.numpy)
             return b.const(value, AbstractValue.make(value.shape, dt, False))
-        return stack([_array_operand(b, v) for v in a])
+        return stack([_array_operand(b, v, dtype) for v in a])
     if a is None or isinstance(a, str | bytes):
         raise invalid_input(a)
-    return operand(a, b)
+    x = operand(a, b)
+    raises = b.policy.literal_overflow == "raise"
+    if raises and dtype is not None and dtype.kind in "iu" and x.aval[2] and kind(x) == "i":
+        return convert(b, x, dtype, False)
+    return x
 
 
 def _leaves(a: Any) -> list[Any]:

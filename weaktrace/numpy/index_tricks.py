@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from weaktrace.core.literals import literal_value
 from weaktrace.errors import ConcretizationError, ShapeError
 from weaktrace.numpy._core import EXPORTS, Tracer, context, operand, promote
 from weaktrace.numpy.shapes import concatenate, expand_dims, transpose
@@ -107,6 +108,13 @@ class _AxisConcat:
                 shift = ndmin - abs(ndmin + trans1d + 1) % ndmin
                 obj = transpose(obj, perm[shift:] + perm[:shift])
             out.append(obj)
+        ints = [v for v in items if v.__class__ is int]
+        if ints and b.policy.literal_overflow == "raise":
+            # NumPy casts scalar items to the dtype of the whole (np.r_[int8_array, 255]
+            # raises OverflowError: concatenation does not promote for them).
+            dt = b.policy.join([o.aval for o in out])[0]
+            for v in ints:
+                literal_value(v, dt, "raise")
         res = concatenate(tuple(out), axis=axis)
         if matrix != -1 and res.aval.ndim == 1:
             res = expand_dims(res, matrix)

@@ -8,13 +8,15 @@ from typing import Any
 import jax
 import numpy as np
 
+from weaktrace.core.operands import to_jax
 from weaktrace.core.source import pinning
 from weaktrace.core.trace import install_array_methods
 from weaktrace.errors import ForeignFunctionError
-from weaktrace.numpy._core import EXPORTS, Tracer
+from weaktrace.numpy._core import EXPORTS, Tracer, context, operand
 from weaktrace.numpy.array_methods import methods as jax_array_methods
 from weaktrace.numpy.contractions import matmul
 from weaktrace.numpy.indexing import getitem
+from weaktrace.numpy.shapes import reshape
 from weaktrace.numpy.ufuncs import (
     absolute,
     add,
@@ -36,8 +38,11 @@ from weaktrace.numpy.ufuncs import (
     power,
     remainder,
     right_shift,
+    sqrt,
+    square,
     subtract,
     true_divide,
+    where,
 )
 
 
@@ -71,6 +76,24 @@ def _operable(v: Any) -> bool:
     return v.__class__ in _OPERABLE_CLASSES or isinstance(v, np.generic | jax.Array)
 
 
+def _pow(x: Any, y: Any) -> Any:
+    """x ** y. Under policies with numpy_power, NumPy's fast paths for an array and a
+    Python scalar: ``x ** 2`` is square(x), whose loop differs from power's for bools
+    (int8; np.power gives int64), and a float or complex ``x ** 0.5`` is sqrt(x) (nan at
+    -inf, where pow gives inf)."""
+    b = context(x, y)
+    if not b.policy.numpy_power or x.aval.weak_type:
+        return power(x, y)
+    if y.__class__ is int and y == 2:
+        return square(x)
+    k = x.aval.dt.kind
+    if y.__class__ is float and y == 0.5 and k in "fc":
+        return sqrt(x)
+    if y.__class__ is Tracer and y.aval.weak_type and y.aval.dt.kind == "f" and k == "f":
+        return where(equal(y, 0.5), sqrt(x), power(x, y))  # a Python float argument
+    return power(x, y)
+
+
 _OPERATORS: dict[str, Callable[..., Any]] = {
     "__add__": add, "__radd__": _swap(add),  # other + self
     "__sub__": subtract, "__rsub__": _swap(subtract),
@@ -78,7 +101,7 @@ _OPERATORS: dict[str, Callable[..., Any]] = {
     "__truediv__": true_divide, "__rtruediv__": _swap(true_divide),
     "__floordiv__": floor_divide, "__rfloordiv__": _swap(floor_divide),
     "__mod__": remainder, "__rmod__": _swap(remainder),
-    "__pow__": power, "__rpow__": _swap(power),
+    "__pow__": _pow, "__rpow__": _swap(power),
     "__matmul__": matmul, "__rmatmul__": _swap(matmul),
     "__and__": bitwise_and, "__rand__": _swap(bitwise_and),
     "__or__": bitwise_or, "__ror__": _swap(bitwise_or),
@@ -155,3 +178,30 @@ def array_methods() -> dict[str, Any]:
 
 
 install_array_methods(array_methods())
+
+
+# -- ufunc methods --------------------------------------------------------------------
+
+# The binary functions jax.numpy makes ufunc objects: their mirrors get its `outer`.
+_BINARY_UFUNCS = (
+    "add", "subtract", "multiply", "maximum", "minimum", "logical_and", "logical_or",
+    "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor",
+)  # fmt: skip
+
+
+def _outer_of(fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    def outer(A: Any, B: Any, /) -> Any:
+        """``ufunc.outer(A, B)``: fn of every element of A with every element of B (the
+        result's shape is A's then B's). Python scalars stay weak, as in a call."""
+        b = context(A, B)
+        a, c = operand(A, b), operand(B, b)
+        if a.aval.ndim and c.aval.ndim:
+            a = reshape(a, a.aval.shape + (1,) * c.aval.ndim)
+        out = fn(a, c)
+        return to_jax(out) if b.eager else out
+
+    return outer
+
+
+for _name in _BINARY_UFUNCS:
+    setattr(EXPORTS[_name], "outer", _outer_of(EXPORTS[_name]))  # noqa: B010

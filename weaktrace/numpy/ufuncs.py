@@ -11,9 +11,11 @@ from typing import Any
 
 import numpy as np
 
+from weaktrace.core import primitives_window as W
 from weaktrace.dtypes.policies.base import int_bounds
 from weaktrace.dtypes.registry import SUB_BYTE_INTS
 from weaktrace.errors import InvalidInputError, OperandTypeError, OperandValueError, ShapeError
+from weaktrace.ir.values import Literal
 from weaktrace.numpy._core import (
     BOOL,
     Context,
@@ -90,31 +92,65 @@ bitwise_not = _unary("bitwise_not", P.not_p)
 invert = _unary("invert", P.not_p)
 
 subtract = _binary("subtract", P.sub_p)
-maximum = _binary("maximum", P.max_p)
-minimum = _binary("minimum", P.min_p)
+
+
+def _extremum(name: str, prim: Any, order: Any) -> Callable[[Any, Any], Any]:
+    def fn(x: Any, y: Any, /) -> Any:
+        b = context(x, y)
+        x, y = promote_args(b, name, (x, y))
+        if kind(x) == "c" and b.policy.numpy_complex_order:
+            return _numpy_complex_pick(b, order, x, y)
+        return b.emit(prim, (x, y), {})
+
+    return export_as(fn, name, f"``jax.numpy.{name}``, traced with JAX's promotion.")
+
+
+def _numpy_complex_pick(b: Context, order: Any, x: Any, y: Any) -> Any:
+    """NumPy's complex maximum (order gt) / minimum (order lt): x where x has a NaN part
+    or x comes first in the lexicographic order (real parts, then imaginary ones), else
+    y, so a NaN on either side is kept."""
+    xr, xi, yr, yi = (emit(p, v) for v in (x, y) for p in (P.real_p, P.imag_p))
+    nan = [emit(P.ne_p, v, v) for v in (xr, xi, yr, yi)]
+    no_nan_imag = emit(P.not_p, emit(P.or_p, nan[1], nan[3]))
+    by_real = emit(P.and_p, emit(order, xr, yr), no_nan_imag)
+    same_real = emit(P.eq_p, xr, yr)
+    by_imag = emit(P.and_p, same_real, emit(P.or_p, emit(order, xi, yi), emit(P.eq_p, xi, yi)))
+    keep_x = emit(P.or_p, emit(P.or_p, nan[0], nan[1]), emit(P.or_p, by_real, by_imag))
+    return select(b, keep_x, x, y)
+
+
+maximum = _extremum("maximum", P.max_p, P.gt_p)
+minimum = _extremum("minimum", P.min_p, P.lt_p)
 
 
 def _compare_args(b: Context, name: str, x: Any, y: Any) -> list[Any]:
-    """Comparison operands. NumPy compares a Python int exactly even when it does not fit
-    the array's dtype (``np.int8(1) < 300`` is True): under a policy that raises on such
-    ints, the comparison then runs in the dtype the int needs (int64, as numpy does)."""
-    try:
-        return promote_args(b, name, (x, y))
-    except OverflowError:
-        ops = operands(b, (x, y))
-        if not builtins.any(kind(o) in "iu" and python_literal(o) is None for o in ops):
-            raise  # numpy's exact path is for integer arrays only
-        wide = [_widen_int_literal(b, o) for o in ops]
-        return promote_shapes(name, promote(b, name, wide))
+    """Comparison operands. NumPy compares a Python int with an integer array exactly,
+    even when the int does not fit the array's dtype (``np.int8(1) < 300`` is True):
+    under a policy that raises on such ints, see `_exact_int_operands`."""
+    ops = operands(b, (x, y))
+    if b.policy.literal_overflow == "raise":
+        ops = _exact_int_operands(b, ops)
+    return promote_shapes(name, promote(b, name, ops))
 
 
-def _widen_int_literal(b: Context, o: Tracer) -> Tracer:
-    """A Python int operand as a strong int64, or float64 beyond int64's range."""
-    value = python_literal(o)
-    if value.__class__ is not int:
-        return o
-    fits = -(2**63) <= value < 2**63
-    return convert(b, o, b.policy.defaults["i" if fits else "f"], False)
+def _exact_int_operands(b: Context, ops: list[Tracer]) -> list[Tracer]:
+    """A Python int constant beyond the integer array's range compares as an infinity
+    (every array value is below or above it); a Python int argument compares as int64
+    (it holds every value; a uint64 array keeps numpy's per-call check)."""
+    arrays = [o for o in ops if not o.aval.weak_type and kind(o) in "iu"]
+    if len(arrays) != 1:
+        return ops
+    lo, hi = int_bounds(arrays[0].aval.dt)
+    out = []
+    for o in ops:
+        if o.aval.weak_type and kind(o) == "i":
+            value = python_literal(o)
+            if value is None and hi < 2**63:
+                o = convert(b, o, b.policy.defaults["i"], False)
+            elif value is not None and not lo <= value <= hi:
+                o = lit(b, np.inf if value > hi else -np.inf, b.policy.defaults["f"])
+        out.append(o)
+    return out
 
 
 def _comparison(name: str, prim: Any) -> Callable[[Any, Any], Any]:
@@ -131,7 +167,36 @@ bitwise_and = _binary("bitwise_and", P.and_p)
 bitwise_or = _binary("bitwise_or", P.or_p)
 bitwise_xor = _binary("bitwise_xor", P.xor_p)
 left_shift = _binary("left_shift", P.shift_left_p, "numeric")
-true_divide = _binary("true_divide", P.div_p, "inexact")
+
+
+@export
+def true_divide(x1: Any, x2: Any, /) -> Any:
+    """``jax.numpy.true_divide``: integers become floating."""
+    b = context(x1, x2)
+    x1, x2 = promote_args(b, "true_divide", (x1, x2), "inexact")
+    return _divide(b, x1, x2)
+
+
+def _divide(b: Context, x: Any, y: Any) -> Any:
+    """x / y. XLA makes a division by a constant or broadcast divisor x * (1 / y), and
+    1 / y flushes to zero for ``abs(y) > 2**126`` (float32; 2**1022 for float64): max /
+    max would be 0. Under policies with ieee_exact_lowering both sides are scaled by 1/8
+    for such divisors (exact), the scale hidden from XLA behind an optimization barrier
+    (the size of the divisor: a scalar, mostly) so that it cannot fold it back."""
+    name = x.aval.dt.name
+    shape = result_shape("true_divide", [x.aval.shape, y.aval.shape])
+    exposed = y.var.__class__ is Literal or y.aval.shape != shape
+    if not (b.policy.ieee_exact_lowering and exposed and name in ("float32", "float64")):
+        return emit(P.div_p, x, y)
+    limit = 2.0 ** (125 if name == "float32" else 1021)
+    if y.var.__class__ is Literal and not builtins.abs(y.var.value) > limit:
+        return emit(P.div_p, x, y)  # a constant divisor with a normal reciprocal
+    big = emit(P.gt_p, emit(P.abs_p, y), lit(b, limit, x.aval.dt))
+    scale = select(b, big, full_like_value(y, 0.125), full_like_value(y, 1.0))
+    (scale,) = b.emit_n(W.optimization_barrier_p, (scale,), {})
+    return emit(P.div_p, emit(P.mul_p, x, scale), emit(P.mul_p, y, scale))
+
+
 arctan2 = _binary("arctan2", P.atan2_p, "inexact")
 
 
@@ -400,6 +465,18 @@ def floor_divide(x1: Any, x2: Any, /) -> Any:
     b = context(x1, x2)
     x1, x2 = promote_args(b, "floor_divide", (x1, x2), "numeric")
     k = kind(x1)
+    if k in "biu" and b.policy.int_division_by_zero_is_zero:
+        # NumPy: x // 0 is 0. The divisor becomes 1 before the division, so XLA never
+        # divides by zero (nor folds such a division of constants, which traps).
+        zero = emit(P.eq_p, x2, const_like(x2, 0))
+        safe = select(b, zero, full_like_value(x2, 1), x2)
+        return select(b, zero, lit(b, 0, x1.aval.dt), _int_floor_divide(x1, safe))
+    return _int_floor_divide(x1, x2)
+
+
+def _int_floor_divide(x1: Any, x2: Any) -> Any:
+    """jax.numpy's floor_divide of integers (XLA's values for a zero divisor)."""
+    k = kind(x1)
     if k == "u" or k == "b":
         return emit(P.div_p, x1, x2)
     if k == "i":
@@ -410,7 +487,7 @@ def floor_divide(x1: Any, x2: Any, /) -> Any:
         return where(select, subtract(quotient, 1), quotient)
     if k == "c":
         raise InvalidInputError("floor_divide does not accept complex operands (as in JAX)")
-    return _float_divmod(b, x1, x2)[0]
+    return _float_divmod(x1.ctx, x1, x2)[0]
 
 
 def _float_divmod(b: Context, x1: Any, x2: Any) -> tuple[Any, Any]:
@@ -418,7 +495,7 @@ def _float_divmod(b: Context, x1: Any, x2: Any) -> tuple[Any, Any]:
     mod = emit(P.rem_p, x1, x2)
     zero_divisor = emit(P.eq_p, x2, const_like(x2, 0))
     x1_corrected = where(zero_divisor, x1, emit(P.sub_p, x1, mod))
-    div = emit(P.div_p, x1_corrected, x2)
+    div = _divide(b, x1_corrected, x2)
     ind = emit(P.and_p, emit(P.ne_p, mod, const_like(mod, 0)),
                 emit(P.ne_p, emit(P.sign_p, x2), emit(P.sign_p, mod)))  # fmt: skip
     ind_b = promote_shapes("divmod", [ind, mod])[0]
@@ -480,7 +557,24 @@ def power(x1: Any, x2: Any, /) -> Any:
     keeps = b.policy.float_base_keeps_dtype or p1.aval[1:] == a1.aval[1:]
     if kind(a1) in "fc" and kind(a2) in "iu" and keeps:
         return emit(P.pow_p, a1, a2)  # a float base keeps an integer exponent (lax.pow)
-    return emit(P.pow_p, p1, p2)
+    out = emit(P.pow_p, p1, p2)
+    if b.policy.numpy_power and p1.aval.dt.name in ("float32", "float64"):
+        return _numpy_sqrt_path(b, p1, p2, out)
+    return out
+
+
+def _numpy_sqrt_path(b: Context, x: Any, y: Any, out: Any) -> Any:
+    """NumPy's float32/float64 power loop computes sqrt(x) when its exponent is 0.5 and
+    repeats along the inner loop (a 0-d exponent, or one whose last axis broadcasts):
+    (-inf) ** 0.5 is then nan where pow (XLA's, C's) gives inf."""
+    shape = result_shape("power", [x.aval.shape, y.aval.shape])
+    ys = y.aval.shape
+    if ys and not (ys[-1] == 1 and shape[-1] != 1):
+        return out
+    if y.var.__class__ is Literal:
+        return emit(P.sqrt_p, x) if y.var.value == 0.5 else out
+    half = emit(P.eq_p, y, lit(b, 0.5, y.aval.dt))
+    return select(b, half, emit(P.sqrt_p, x), out)
 
 
 def _concrete_int(x: Any) -> int | None:
@@ -497,11 +591,12 @@ pow = alias("pow", power)
 
 
 def _pow_int_int(b: Context, x1: Any, x2: Any) -> Any:
-    """``jax._src.numpy.ufuncs._pow_int_int``: six steps of binary exponentiation (one
-    per bit of the exponent's dtype where the policy raises to the whole exponent)."""
+    """``jax._src.numpy.ufuncs._pow_int_int``: six steps of binary exponentiation, so
+    exponents >= 64 give wrong values, as in JAX. Policies that raise to the whole
+    exponent (NumPy's, PyTorch's) step through every bit of the exponent's dtype."""
     dt = x2.aval.dt
     zero, one = lit(b, 0, dt), lit(b, 1, dt)
-    full = b.policy.int_pow_full_exponent
+    full = b.policy.int_pow_full_exponent or b.policy.numpy_power
     base, exponent = x1, x2
     start = emit(P.and_p, emit(P.eq_p, x1, zero), emit(P.ne_p, x2, zero))
     acc = where(start, zero, one)
@@ -509,7 +604,7 @@ def _pow_int_int(b: Context, x1: Any, x2: Any) -> Any:
         acc = where(emit(P.and_p, x2, one), emit(P.mul_p, acc, x1), acc)
         x1 = emit(P.mul_p, x1, x1)
         x2 = emit(P.shift_right_logical_p, x2, one)
-    if full and dt.kind == "i":  # torch's powi: 1 ** -n = 1, (-1) ** -n = +-1, else 0
+    if b.policy.int_pow_full_exponent and dt.kind == "i":  # torch's powi: 1 ** -n = 1, (-1) ** -n = +-1, else 0
         minus_one = lit(b, -1, dt)
         odd = emit(P.ne_p, emit(P.and_p, exponent, one), zero)
         at_minus_one = where(odd, minus_one, one)
@@ -562,7 +657,8 @@ def where(condition: Any, x: Any = None, y: Any = None, /) -> Any:
 def clip(arr: Any = None, /, min: Any = None, max: Any = None) -> Any:
     """``jax.numpy.clip``: maximum(min, arr), then minimum(max, arr)."""
     b = context(arr, min, max)
-    if builtins.any(v is not None and kind(operand(v, b)) == "c" for v in (arr, min, max)):
+    complex_ = builtins.any(v is not None and kind(operand(v, b)) == "c" for v in (arr, min, max))
+    if complex_ and not b.policy.numpy_complex_order:
         raise OperandValueError(
             "clip received a complex value (as the array or a bound); complex numbers have "
             "no order and cannot be clipped. Clip the real or imaginary part instead."
@@ -579,6 +675,12 @@ def clip(arr: Any = None, /, min: Any = None, max: Any = None) -> Any:
     ops = promote(b, "clip", operands(b, present))
     x = ops[0]
     it = iter(ops[1:])
+    if complex_:  # NumPy: minimum(maximum(x, min), max), NaNs of x first
+        if min is not None:
+            x = maximum(x, next(it))
+        if max is not None:
+            x = minimum(x, next(it))
+        return x
     if min is not None:
         x = maximum(next(it), x)
     if max is not None:

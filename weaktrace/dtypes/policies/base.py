@@ -81,6 +81,21 @@ class Policy:
     # and negative ones give garbage); PyTorch raises to the whole exponent (one step per
     # bit of its dtype), and a negative one gives 0, or 1 / -1 for bases 1 / -1.
     int_pow_full_exponent: bool = False
+    # Integer division by zero: NumPy gives 0 (x // 0 and x % 0); False keeps XLA's
+    # values, as JAX does.
+    int_division_by_zero_is_zero: bool = False
+    # maximum/minimum/clip of complex values: NumPy's lexicographic order, NaN kept
+    # (clip accepts complex values); False: JAX's (XLA's max/min, clip refuses complex).
+    numpy_complex_order: bool = False
+    # NumPy's scalar power fast paths: the operator x ** 2 is square(x), float x ** 0.5
+    # is sqrt(x); integer powers by a traced exponent use every bit of the exponent.
+    numpy_power: bool = False
+    # Programs that keep IEEE values where XLA's algebraic rewrites change them: bool
+    # operands promoted to floating go through uint8 (XLA makes convert(bool) * y a
+    # select: False * inf would be 0, not nan) and a division by a constant or broadcast
+    # divisor scales huge divisors (x * (1 / y) flushes 1 / y to zero). False keeps
+    # JAX's programs, and so XLA's values.
+    ieee_exact_lowering: bool = False
     defaults: dict[str, DType] = DEFAULTS_X64
 
     # -- the public face ------------------------------------------------------------

@@ -31,6 +31,10 @@ class NumpyPolicy(Policy):
     name = "numpy"
     literal_overflow = "raise"
     clip_drops_unreachable_int_bounds = True
+    int_division_by_zero_is_zero = True
+    numpy_complex_order = True
+    numpy_power = True
+    ieee_exact_lowering = True
     # numpy's own loops decide even for operands of one dtype (bool ** bool is int8;
     # two Python scalars give a strong array, numpy having no weak arrays).
     same_needs_no_join = False
@@ -74,6 +78,12 @@ class NumpyPolicy(Policy):
             operands = [_WEAK_TYPE[a[1].kind] if a[2] else a[1].numpy for a in avals]
             try:
                 dts = ufunc.resolve_dtypes((*operands, *([None] * ufunc.nout)))
+                if dts[0].kind == "O":
+                    # np.less(1, 2): numpy's loop for two weak ints is object's; it
+                    # converts ints that fit int64 to int64 (the others are objects,
+                    # which no XLA dtype holds).
+                    concrete = [a[1].numpy for a in avals]
+                    dts = ufunc.resolve_dtypes((*concrete, *([None] * ufunc.nout)))
             except (TypeError, ValueError) as err:
                 raise TypePromotionError(
                     f"numpy's {op} has no loop for {', '.join(str(a[1]) for a in avals)}: "
@@ -85,6 +95,19 @@ class NumpyPolicy(Policy):
                 return self.join(avals)
             hit = self._cache[key] = (registry.of(dts[0]), False)
         return hit
+
+    def result_type(self, *args: Any, return_weak_type_flag: bool = False) -> Any:
+        """np.result_type: a lone Python int is converted by its value (2**63 is
+        uint64; beyond uint64 numpy picks object, which weaktrace refuses)."""
+        if len(args) == 1 and args[0].__class__ is int:
+            out = np.result_type(args[0])
+            if out.kind == "O":
+                raise TypePromotionError(
+                    f"numpy gives Python int {args[0]} dtype object (it fits no integer "
+                    "dtype); weaktrace has no object dtype. Use a float."
+                )
+            return (out, False) if return_weak_type_flag else out
+        return super().result_type(*args, return_weak_type_flag=return_weak_type_flag)
 
     def user_dtype(self, spec: Any) -> DType:
         return spec if spec.__class__ is DType else registry.of(np.dtype(spec))
