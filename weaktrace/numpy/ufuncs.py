@@ -604,7 +604,8 @@ def _pow_int_int(b: Context, x1: Any, x2: Any) -> Any:
         acc = where(emit(P.and_p, x2, one), emit(P.mul_p, acc, x1), acc)
         x1 = emit(P.mul_p, x1, x1)
         x2 = emit(P.shift_right_logical_p, x2, one)
-    if b.policy.int_pow_full_exponent and dt.kind == "i":  # torch's powi: 1 ** -n = 1, (-1) ** -n = +-1, else 0
+    if b.policy.int_pow_full_exponent and dt.kind == "i":
+        # torch's powi: 1 ** -n = 1, (-1) ** -n = +-1, else 0
         minus_one = lit(b, -1, dt)
         odd = emit(P.ne_p, emit(P.and_p, exponent, one), zero)
         at_minus_one = where(odd, minus_one, one)
