@@ -1,15 +1,21 @@
 """What jax's trace loses, recorded while it runs: requested 64-bit dtypes (jax's own
 "Explicitly requested dtype" warnings), 64-bit numpy constants given to jax.numpy's
-ufuncs and operators or to ``jnp.array``/``jnp.asarray``, and Python int literals that
+ufuncs and operators, to ``jnp.array``/``jnp.asarray``, as ``jnp.full``'s fill value or
+straight to a primitive (``lax.mul(x, np.float64(2))``), and Python int literals that
 wrap when jax converts them to a narrower dtype.
 
 The hooks wrap a few jax functions for the duration of one trace (restored after, also
-on error) and record each event with the user's file and line.
+on error) and record each event with the user's file and line. One lint at a time
+installs them (a process-wide lock), and they record only what the linting thread
+does: jax code running at the same time in other threads is neither seen nor changed.
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
+import sys
+import threading
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -17,13 +23,13 @@ from typing import Any
 
 import jax.numpy as jnp
 import numpy as np
-from jax._src import source_info_util
+from jax._src import core, source_info_util
 from jax._src.interpreters import partial_eval as pe
 from jax._src.lax import lax as jlax
 from jax._src.numpy import ufunc_api
 
 from weaktrace.ir.values import SourceInfo
-from weaktrace.lint.importer import user_source
+from weaktrace.lint.importer import _PACKAGE_DIR, user_source
 
 
 @dataclass
@@ -63,11 +69,20 @@ def _is_int_value(x: Any) -> bool:
 
 
 _WIDE = frozenset(np.dtype(t) for t in ("float64", "int64", "uint64", "complex128"))
+# one lint at a time patches jax (re-entrant: a linted function may call lint)
+LOCK = threading.RLock()
 
 
 @contextlib.contextmanager
 def recording(x64: bool) -> Iterator[Recorder]:
+    with LOCK, _recording(x64) as rec:
+        yield rec
+
+
+@contextlib.contextmanager
+def _recording(x64: bool) -> Iterator[Recorder]:
     rec = Recorder()
+    owner = threading.get_ident()
     orig_convert = jlax._convert_element_type
     cet = jlax.convert_element_type_p
     orig_fold = pe.const_fold_rules.get(cet)
@@ -92,35 +107,50 @@ def recording(x64: bool) -> Iterator[Recorder]:
                     )
                 )
 
+    def mine() -> bool:
+        return threading.get_ident() == owner
+
     def ufunc_call(self: Any, *args: Any, **kwargs: Any) -> Any:
-        if not x64:
+        if not x64 and mine():
             wide(args)
         return orig_ufunc(self, *args, **kwargs)
 
     def make_array(orig: Any) -> Any:
         def array(obj: Any, dtype: Any = None, *args: Any, **kwargs: Any) -> Any:
-            if not x64 and dtype is None:
+            # the user's own call (jax.random.key calls jnp.asarray(np.int64(seed)))
+            if not x64 and dtype is None and mine() and _called_by_user(1):
                 wide((obj,))
             return orig(obj, dtype, *args, **kwargs)
 
         return array
 
     def convert(operand: Any, new_dtype: Any = None, *args: Any, **kwargs: Any) -> Any:
-        if type(operand) is int:
+        if type(operand) is int and mine():
             literal(operand, new_dtype)
         return orig_convert(operand, new_dtype, *args, **kwargs)
+
+    def bind(self: Any, *args: Any, **params: Any) -> Any:
+        # a 64-bit numpy value reaching a primitive (lax.mul(x, np.float64(2)), jnp.full
+        # or jnp.where with a numpy fill, jnp.concatenate of a numpy array): bind
+        # canonicalizes it to 32 bits
+        if not x64 and mine():
+            for a in args:
+                if (type(a) is np.ndarray or isinstance(a, np.generic)) and a.dtype in _WIDE:
+                    if _from_user(sys._getframe(1)):
+                        wide((a,))
+        return orig_bind(self, *args, **params)
 
     def fold(consts: Any, params: Any, out_avals: Any) -> Any:
         c = consts[0] if consts else None
         # a Python int that jax canonicalized (a TypedInt, weakly typed)
-        if c is not None and isinstance(c, int) and _weak_const(c):
+        if c is not None and isinstance(c, int) and _weak_const(c) and mine():
             literal(int(c), params.get("new_dtype"))
         assert orig_fold is not None
         return orig_fold(consts, params, out_avals)
 
     def showwarning(message: Any, category: Any, *args: Any, **kwargs: Any) -> None:
         text = str(message)
-        if "Explicitly requested dtype" in text:
+        if "Explicitly requested dtype" in text and mine():
             first = text.split(" is not available")[0].replace("Explicitly requested dtype ", "")
             rec.x64.append(
                 Event(user_here(), f"requested dtype {first} becomes 32-bit with x64 off")
@@ -129,6 +159,7 @@ def recording(x64: bool) -> Iterator[Recorder]:
             saved_show(message, category, *args, **kwargs)
 
     orig_ufunc = ufunc_api.ufunc.__call__
+    orig_bind = core.Primitive.bind
     orig_arrays = (jnp.array, jnp.asarray)
     with warnings.catch_warnings():
         saved_show = warnings.showwarning
@@ -137,6 +168,7 @@ def recording(x64: bool) -> Iterator[Recorder]:
         jlax._convert_element_type = convert
         ufunc_api.ufunc.__call__ = ufunc_call  # type: ignore[method-assign]
         jnp.array, jnp.asarray = (make_array(f) for f in orig_arrays)
+        core.Primitive.bind = bind  # type: ignore[method-assign]
         if orig_fold is not None:
             pe.const_fold_rules[cet] = fold
         try:
@@ -145,8 +177,43 @@ def recording(x64: bool) -> Iterator[Recorder]:
             jlax._convert_element_type = orig_convert
             ufunc_api.ufunc.__call__ = orig_ufunc  # type: ignore[method-assign]
             jnp.array, jnp.asarray = orig_arrays
+            core.Primitive.bind = orig_bind  # type: ignore[method-assign]
             if orig_fold is not None:
                 pe.const_fold_rules[cet] = orig_fold
+
+
+_FULL_CODE = jlax.full.__code__
+# jax functions whose 64-bit numpy operand is cast on the user's explicit request, or
+# that make one of their own (jax.random.key's seed)
+_EXPLICIT_CALLS = frozenset(
+    {"convert_element_type", "astype", "full_like", "random_seed", "bitcast_convert_type"}
+)
+
+
+def _user_file(name: str) -> bool:
+    return source_info_util.is_user_filename(name) and not name.startswith(_PACKAGE_DIR)
+
+
+def _called_by_user(depth: int) -> bool:
+    """Whether the function `depth` frames above this one was called by the user."""
+    return _user_file(sys._getframe(depth + 1).f_code.co_filename)
+
+
+def _from_user(frame: Any) -> bool:
+    """Whether a numpy value bound at `frame` (inside jax) is the user's, converted
+    without an explicit dtype: no cast function between the user's frame and here."""
+    for _ in range(60):
+        if frame is None:
+            return False
+        code = frame.f_code
+        if _user_file(code.co_filename):
+            return True
+        if code.co_name in _EXPLICIT_CALLS:
+            return False
+        if code is _FULL_CODE and frame.f_locals.get("dtype") is not None:
+            return False
+        frame = frame.f_back
+    return False
 
 
 def _weak_const(c: Any) -> bool:
