@@ -13,6 +13,7 @@ does: jax code running at the same time in other threads is neither seen nor cha
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import sys
 import threading
@@ -21,6 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 from jax._src import core, source_info_util
@@ -42,6 +44,9 @@ class Event:
 class Recorder:
     x64: list[Event] = field(default_factory=list)
     overflow: list[Event] = field(default_factory=list)
+    # (file, line) of a lax.cond / lax.switch call -> its branch functions' lines, in the
+    # order of the cond equation's branches (cond: false first)
+    branches: dict[tuple[str, int], list[SourceInfo | None]] = field(default_factory=dict)
 
 
 def user_here(tb: Any = None) -> SourceInfo | None:
@@ -158,6 +163,20 @@ def _recording(x64: bool) -> Iterator[Recorder]:
         else:
             saved_show(message, category, *args, **kwargs)
 
+    def branch_lines(fns: Any) -> None:
+        where = user_here()
+        if where is not None and mine():
+            rec.branches[(where.file, where.line)] = [_code_line(f) for f in fns]
+
+    def cond(pred: Any, true_fun: Any, false_fun: Any, *args: Any, **kwargs: Any) -> Any:
+        branch_lines((false_fun, true_fun))
+        return orig_cond(pred, true_fun, false_fun, *args, **kwargs)
+
+    def switch(index: Any, branches: Any, *args: Any, **kwargs: Any) -> Any:
+        branch_lines(list(branches))
+        return orig_switch(index, branches, *args, **kwargs)
+
+    orig_cond, orig_switch = jax.lax.cond, jax.lax.switch
     orig_ufunc = ufunc_api.ufunc.__call__
     orig_bind = core.Primitive.bind
     orig_arrays = (jnp.array, jnp.asarray)
@@ -169,6 +188,7 @@ def _recording(x64: bool) -> Iterator[Recorder]:
         ufunc_api.ufunc.__call__ = ufunc_call  # type: ignore[method-assign]
         jnp.array, jnp.asarray = (make_array(f) for f in orig_arrays)
         core.Primitive.bind = bind  # type: ignore[method-assign]
+        jax.lax.cond, jax.lax.switch = cond, switch
         if orig_fold is not None:
             pe.const_fold_rules[cet] = fold
         try:
@@ -178,6 +198,7 @@ def _recording(x64: bool) -> Iterator[Recorder]:
             ufunc_api.ufunc.__call__ = orig_ufunc  # type: ignore[method-assign]
             jnp.array, jnp.asarray = orig_arrays
             core.Primitive.bind = orig_bind  # type: ignore[method-assign]
+            jax.lax.cond, jax.lax.switch = orig_cond, orig_switch
             if orig_fold is not None:
                 pe.const_fold_rules[cet] = orig_fold
 
@@ -214,6 +235,16 @@ def _from_user(frame: Any) -> bool:
             return False
         frame = frame.f_back
     return False
+
+
+def _code_line(fn: Any) -> SourceInfo | None:
+    """The file and first line of a branch function's code (through partial)."""
+    while isinstance(fn, functools.partial):
+        fn = fn.func
+    code = getattr(fn, "__code__", None)
+    if code is None or not _user_file(code.co_filename):
+        return None
+    return SourceInfo(code.co_filename, code.co_firstlineno, code.co_name)
 
 
 def _weak_const(c: Any) -> bool:

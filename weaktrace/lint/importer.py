@@ -80,6 +80,9 @@ class Meta:
     frames: dict[int, tuple[str, ...]] = field(default_factory=dict)
     caller: dict[int, str] = field(default_factory=dict)  # the jax function the user called
     parent: dict[int, Program] = field(default_factory=dict)  # sub-program id -> its owner
+    # equations of a gradient's backward pass (jax's transpose of the user's operations:
+    # they repeat the forward pass's promotions)
+    transposed: set[int] = field(default_factory=set)
 
 
 def user_source(tb: Any) -> SourceInfo | None:
@@ -175,6 +178,8 @@ class _Importer:
                 self.meta.call[id(eqn)] = tb
                 self.meta.frames[id(eqn)] = self.frames(tb)
                 self.meta.caller[id(eqn)] = self.caller(tb)
+            if "transpose(" in str(e.source_info.name_stack):
+                self.meta.transposed.add(id(eqn))
             eqns.append(eqn)
         return Program(
             invars, tuple(eqns), tuple(use(a) for a in jaxpr.outvars), constvars, tuple(consts)

@@ -60,6 +60,8 @@ def implicit_promotion(program: Program, meta: Meta) -> list[Finding]:
         for eqn in prog.equations:
             if len(eqn.inputs) < 2 or eqn.primitive.name in ("convert_element_type", "cond"):
                 continue
+            if id(eqn) in meta.transposed:  # the backward pass repeats the forward's
+                continue
             if eqn.primitive.name in _MIXED_OK:
                 f = _mixed_operands(eqn, meta)
                 if f is not None:
@@ -268,10 +270,13 @@ def _origin(atom: Any, prog: Program, fallback: SourceInfo | None) -> SourceInfo
     return eqn.source_info or fallback
 
 
-def carry_change(program: Program) -> list[Finding]:
+def carry_change(program: Program, rec: Recorder | None = None) -> list[Finding]:
     """Loop carries (while, scan, fori_loop) that enter with another dtype or weak flag
-    than the body returns, and cond/switch branches whose outputs disagree."""
+    than the body returns, and cond/switch branches whose outputs disagree (a branch
+    output no equation computes, a literal or an operand, is blamed on the branch
+    function's line when the hooks saw it)."""
     out: list[Finding] = []
+    lines = rec.branches if rec is not None else {}
     for prog in walk(program):
         for eqn in prog.equations:
             name = eqn.primitive.name
@@ -286,7 +291,7 @@ def carry_change(program: Program) -> list[Finding]:
                 ins, outs = body.invars[nc : nc + nk], body.outvars[:nk]
                 _carries(eqn, ins, outs, body, out, "scan")
             elif name == "cond":
-                _branches(eqn, out)
+                _branches(eqn, out, lines)
     return out
 
 
@@ -318,7 +323,11 @@ def _carries(
             out.append(f)
 
 
-def _branches(eqn: Equation, out: list[Finding]) -> None:
+def _branches(
+    eqn: Equation,
+    out: list[Finding],
+    lines: dict[tuple[str, int], list[SourceInfo | None]],
+) -> None:
     branches = eqn.params.get("branches", ())
     if len(branches) < 2:
         return
@@ -330,9 +339,13 @@ def _branches(eqn: Equation, out: list[Finding]) -> None:
         ref = next((a for a in avals if not a.weak_type), avals[0])
         k = next(j for j, a in enumerate(avals) if a != ref)
         shown = ", ".join(str(a) for a in avals)
+        where = _origin(branches[k].outvars[i], branches[k], None)
+        if where is None and eqn.source_info is not None:
+            fns = lines.get((eqn.source_info.file, eqn.source_info.line), [])
+            where = fns[k] if len(fns) == len(branches) else None
         f = _finding(
             "carry-change",
-            _origin(branches[k].outvars[i], branches[k], eqn.source_info),
+            where or eqn.source_info,
             f"cond output {i} differs between branches ({shown}); jax makes it "
             f"{result.aval}: give every branch the same dtype",
             operands=tuple(avals),
