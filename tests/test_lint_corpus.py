@@ -97,6 +97,23 @@ def test_planted_bugs_are_found_at_their_lines(name):
     _valid_jax(fn, args)
 
 
+def _walk(program):
+    yield program
+    for sub in program.sub_programs():
+        yield from _walk(sub)
+
+
+@pytest.mark.parametrize("name", CLEAN + BUGGY)
+def test_every_equation_points_at_the_program_source(name):
+    # nested jits, custom_jvp/vjp calls, remat, loop bodies and branches included
+    module = load(name)
+    report, _ = lint_module(module)
+    path = inspect.getsourcefile(module)
+    eqns = [e for p in _walk(report.program) for e in p.equations]
+    assert eqns and all(e.source_info is not None for e in eqns)
+    assert {e.source_info.file for e in eqns} == {path}
+
+
 @pytest.mark.parametrize("name", BUGGY[:2] + CLEAN[:1])
 def test_caller_x64_mode_and_a_second_lint_give_the_same_report(name):
     fn, args, kwargs = target(load(name))  # made with x64 off
@@ -166,6 +183,40 @@ def test_numpy_64_bit_values_made_inside_the_function_are_found(full):
         assert jax.dtypes.canonicalize_dtype(d) != np.dtype(d)
         report = wt.lint(lambda x, b=builder, d=d: b(x, d), x)
         assert _x64_lines(report) == {_first_body_line(builder)}, (builder.__name__, d, report)
+
+
+# 64-bit dtypes requested by name, also inside jax's own jitted helpers (jnp.sum)
+
+
+def _sum_dtype(x, d):
+    return jnp.sum(x, dtype=d)
+
+
+def _mean_dtype(x, d):
+    return jnp.mean(x, dtype=d)
+
+
+def _cumsum_dtype(x, d):
+    return jnp.cumsum(x, dtype=d)
+
+
+def _arange_dtype(x, d):
+    return x, jnp.arange(3, dtype=d)
+
+
+def _astype_dtype(x, d):
+    return x.astype(d)
+
+
+REQUESTED = [_sum_dtype, _mean_dtype, _cumsum_dtype, _arange_dtype, _astype_dtype]
+
+
+def test_requested_64_bit_dtypes_are_found_once_at_their_line(full):
+    cases = [(b, d) for b in REQUESTED for d in WIDE if not (b is _arange_dtype and d is WIDE[-1])]
+    for builder, d in cases if full else cases[::3]:
+        report = wt.lint(lambda x, b=builder, d=d: b(x, d), S((3,), jnp.float32))
+        found = [f.line for f in report if f.kind == "x64-truncation"]
+        assert found == [_first_body_line(builder)], (builder.__name__, d, report)
 
 
 # the same values with the dtype named by the user: explicit, not findings

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import os
 import sys
 import threading
+import types
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -50,8 +50,17 @@ class Recorder:
 
 
 def user_here(tb: Any = None) -> SourceInfo | None:
-    """The user's frame of a jax traceback (default: the current one)."""
-    return user_source(tb if tb is not None else source_info_util.current().traceback)
+    """The user's frame of a jax traceback (default: the current one, else Python's
+    stack: inside jax's own jitted helpers, such as jnp.sum's, jax keeps none)."""
+    found = user_source(tb if tb is not None else source_info_util.current().traceback)
+    if found is None and tb is None:
+        frame: types.FrameType | None = sys._getframe(1)
+        while frame is not None:
+            code = frame.f_code
+            if _user_file(code.co_filename):
+                return SourceInfo(code.co_filename, frame.f_lineno, code.co_name)
+            frame = frame.f_back
+    return found
 
 
 def out_of_range(value: Any, dtype: Any) -> bool:
@@ -140,9 +149,9 @@ def _recording(x64: bool) -> Iterator[Recorder]:
         # canonicalizes it to 32 bits
         if not x64 and mine():
             for a in args:
-                if (type(a) is np.ndarray or isinstance(a, np.generic)) and a.dtype in _WIDE:
-                    if _from_user(sys._getframe(1)):
-                        wide((a,))
+                numpy_value = type(a) is np.ndarray or isinstance(a, np.generic)
+                if numpy_value and a.dtype in _WIDE and _from_user(sys._getframe(1)):
+                    wide((a,))
         return orig_bind(self, *args, **params)
 
     def fold(consts: Any, params: Any, out_avals: Any) -> Any:
@@ -153,13 +162,18 @@ def _recording(x64: bool) -> Iterator[Recorder]:
         assert orig_fold is not None
         return orig_fold(consts, params, out_avals)
 
+    requested: set[tuple[SourceInfo | None, str]] = set()
+
     def showwarning(message: Any, category: Any, *args: Any, **kwargs: Any) -> None:
         text = str(message)
         if "Explicitly requested dtype" in text and mine():
             first = text.split(" is not available")[0].replace("Explicitly requested dtype ", "")
-            rec.x64.append(
-                Event(user_here(), f"requested dtype {first} becomes 32-bit with x64 off")
-            )
+            where = user_here()
+            # one finding per requested dtype and line (jnp.sum(x, dtype=int64) warns
+            # again in the convert_element_type it makes)
+            if (where, first.split()[0]) not in requested:
+                requested.add((where, first.split()[0]))
+                rec.x64.append(Event(where, f"requested dtype {first} becomes 32-bit with x64 off"))
         else:
             saved_show(message, category, *args, **kwargs)
 
