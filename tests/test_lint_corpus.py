@@ -246,7 +246,21 @@ def _random_key(x, d):
     return x + jax.random.normal(jax.random.key(np.ones((), d).astype(np.int32)[()]), x.shape)
 
 
-EXPLICIT = [_asarray_explicit, _full_explicit, _full_like, _convert, _astype, _random_key]
+def _jax_made(x, d):
+    # jax's own numpy values: jnp.bincount's int64 weights, jnp.unique's fill
+    i = x.astype(np.ones((), d).astype(np.int32).dtype)
+    return jnp.bincount(i, length=4), jnp.unique(i, size=2), jnp.histogram(x, bins=3)[0]
+
+
+EXPLICIT = [
+    _asarray_explicit,
+    _full_explicit,
+    _full_like,
+    _convert,
+    _astype,
+    _random_key,
+    _jax_made,
+]
 
 
 @pytest.mark.parametrize("builder", EXPLICIT, ids=lambda b: b.__name__)

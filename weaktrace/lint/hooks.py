@@ -13,7 +13,10 @@ does: jax code running at the same time in other threads is neither seen nor cha
 from __future__ import annotations
 
 import contextlib
+import dis
 import functools
+import inspect
+import os
 import sys
 import threading
 import types
@@ -150,7 +153,7 @@ def _recording(x64: bool) -> Iterator[Recorder]:
         if not x64 and mine():
             for a in args:
                 numpy_value = type(a) is np.ndarray or isinstance(a, np.generic)
-                if numpy_value and a.dtype in _WIDE and _from_user(sys._getframe(1)):
+                if numpy_value and a.dtype in _WIDE and _from_user(a, sys._getframe(1)):
                     wide((a,))
         return orig_bind(self, *args, **params)
 
@@ -234,21 +237,66 @@ def _called_by_user(depth: int) -> bool:
     return _user_file(sys._getframe(depth + 1).f_code.co_filename)
 
 
-def _from_user(frame: Any) -> bool:
+def _from_user(value: Any, frame: Any) -> bool:
     """Whether a numpy value bound at `frame` (inside jax) is the user's, converted
-    without an explicit dtype: no cast function between the user's frame and here."""
+    without an explicit dtype: an argument of the jax function the user called (not a
+    value jax made itself, as jnp.bincount does), with no cast function in between."""
+    api = None
     for _ in range(60):
         if frame is None:
             return False
         code = frame.f_code
         if _user_file(code.co_filename):
-            return True
+            return api is not None and _passed(value, api)
         if code.co_name in _EXPLICIT_CALLS:
             return False
         if code is _FULL_CODE and frame.f_locals.get("dtype") is not None:
             return False
-        frame = frame.f_back
+        api, frame = frame, frame.f_back
     return False
+
+
+def _passed(value: Any, api: Any) -> bool:
+    """Whether `value` is (or is an item of) an argument the user passed to the jax
+    function running in frame `api`: a parameter the function has not reassigned yet
+    (jnp.bincount first sets its own ``weights = np.array(1, int_)``)."""
+    names = api.f_locals
+    # jax.lax's wrappers reassign their operands only to pass them on
+    # (x, y = core.auto_insert_reshard(x, y))
+    lax_wrapper = api.f_code.co_filename.startswith(_LAX_DIR)
+    for name, first_store in _param_stores(api.f_code).items():
+        if first_store < api.f_lasti and not lax_wrapper:
+            continue
+        v = names.get(name)
+        if v is value:
+            return True
+        items = v.values() if isinstance(v, dict) else v if isinstance(v, list | tuple) else ()
+        if any(item is value for item in items):
+            return True
+    return False
+
+
+_LAX_DIR = os.path.dirname(jlax.__file__) + os.sep
+_STORES: dict[types.CodeType, dict[str, int]] = {}
+_NEVER = 1 << 62
+
+
+def _param_stores(code: types.CodeType) -> dict[str, int]:
+    """Parameter name -> bytecode offset of its first reassignment (a large number when
+    the function never reassigns it)."""
+    stores = _STORES.get(code)
+    if stores is None:
+        n = code.co_argcount + code.co_kwonlyargcount
+        n += bool(code.co_flags & inspect.CO_VARARGS) + bool(code.co_flags & inspect.CO_VARKEYWORDS)
+        stores = dict.fromkeys(code.co_varnames[:n], _NEVER)
+        for ins in dis.get_instructions(code):
+            if ins.opname in _STORE_OPS and ins.argval in stores:
+                stores[ins.argval] = min(stores[ins.argval], ins.offset)
+        _STORES[code] = stores
+    return stores
+
+
+_STORE_OPS = ("STORE_FAST", "DELETE_FAST", "STORE_DEREF", "DELETE_DEREF")
 
 
 def _code_line(fn: Any) -> SourceInfo | None:
