@@ -40,7 +40,7 @@ def train_step(params, metrics, x, labels):
 
 
 def lint_target():
-    params = init(jax.random.key(0))
+    params = jax.eval_shape(init, jax.random.key(0))  # shapes and dtypes
     metrics = {"steps": 0, "loss": 0.0, "accuracy": jnp.float32(0.0)}
     x = jnp.ones((4, 8))
     labels = jnp.array([0, 1, 2, 3])

@@ -40,6 +40,6 @@ def rnn_loss(params, tokens):
 
 
 def lint_target():
-    params = init(jax.random.key(0))
+    params = jax.eval_shape(init, jax.random.key(0))  # shapes and dtypes
     tokens = jnp.arange(10, dtype=jnp.int16)
     return jax.jit(rnn_loss), (params, tokens), {}

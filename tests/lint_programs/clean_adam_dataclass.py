@@ -58,7 +58,11 @@ def adam_step(state, x, y, b1=0.9, b2=0.999, eps=1e-8):
 
 
 def lint_target():
-    k1, k2 = jax.random.split(jax.random.key(0))
-    params = {"w1": jax.random.normal(k1, (3, 8)), "w2": jax.random.normal(k2, (8, 2))}
-    x, y = jnp.ones((4, 3)), jnp.zeros((4, 2))
-    return jax.jit(adam_step), (create(params), x, y), {"state_argnums": 0}
+    """The step with abstract arguments (shapes and dtypes, as jax.eval_shape gives)."""
+
+    def make():
+        k1, k2 = jax.random.split(jax.random.key(0))
+        params = {"w1": jax.random.normal(k1, (3, 8)), "w2": jax.random.normal(k2, (8, 2))}
+        return create(params), jnp.ones((4, 3)), jnp.zeros((4, 2))
+
+    return jax.jit(adam_step), jax.eval_shape(make), {"state_argnums": 0}

@@ -80,7 +80,10 @@ def update(p, tokens, mask):
 
 
 def lint_target():
-    p = init(jax.random.key(0))
-    tokens = jax.random.randint(jax.random.key(1), (9,), 0, VOCAB)
-    mask = jnp.arange(9) < 7
-    return update, (p, tokens, mask), {"state_argnums": 0}
+    """The update with abstract arguments (shapes and dtypes, as jax.eval_shape gives)."""
+
+    def make():
+        tokens = jax.random.randint(jax.random.key(1), (9,), 0, VOCAB)
+        return init(jax.random.key(0)), tokens, jnp.arange(9) < 7
+
+    return update, jax.eval_shape(make), {"state_argnums": 0}

@@ -47,8 +47,13 @@ def train_step(params, momentum, x, labels, lr=0.05, beta=0.9):
 
 
 def lint_target():
-    params = init_mlp(jax.random.key(0))
-    momentum = jax.tree.map(jnp.zeros_like, params)
-    x = jax.random.normal(jax.random.key(1), (8, LAYERS[0]))
-    labels = jax.random.randint(jax.random.key(2), (8,), 0, LAYERS[-1])
-    return train_step, (params, momentum, x, labels), {"state_argnums": (0, 1)}
+    """The step with abstract arguments (shapes and dtypes, as jax.eval_shape gives)."""
+
+    def make():
+        params = init_mlp(jax.random.key(0))
+        momentum = jax.tree.map(jnp.zeros_like, params)
+        x = jax.random.normal(jax.random.key(1), (8, LAYERS[0]))
+        labels = jax.random.randint(jax.random.key(2), (8,), 0, LAYERS[-1])
+        return params, momentum, x, labels
+
+    return train_step, jax.eval_shape(make), {"state_argnums": (0, 1)}

@@ -56,12 +56,15 @@ def dp_step(params, xs, ys, key, lr=0.1):
 
 
 def lint_target():
-    k = jax.random.split(jax.random.key(0), 4)
-    params = {
-        "inp": jax.random.normal(k[0], (5, 6)) * 0.3,
-        "blocks": [jax.random.normal(k[1], (6, 6)) * 0.1, jax.random.normal(k[2], (6, 6)) * 0.1],
-        "head": jax.random.normal(k[3], (6, 1)),
-    }
-    xs = jnp.ones((4, 5))
-    ys = jnp.arange(4.0)
-    return dp_step, (params, xs, ys, jax.random.key(7)), {"state_argnums": 0}
+    """The step with abstract arguments (shapes and dtypes, as jax.eval_shape gives)."""
+
+    def make():
+        k = jax.random.split(jax.random.key(0), 4)
+        params = {
+            "inp": jax.random.normal(k[0], (5, 6)) * 0.3,
+            "blocks": [jax.random.normal(k[1], (6, 6)) * 0.1, jax.random.normal(k[2], (6, 6))],
+            "head": jax.random.normal(k[3], (6, 1)),
+        }
+        return params, jnp.ones((4, 5)), jnp.arange(4.0)
+
+    return dp_step, (*jax.eval_shape(make), jax.random.key(7)), {"state_argnums": 0}

@@ -70,8 +70,12 @@ def solve_all(a, spd, b, state, grad):
 
 
 def lint_target():
-    k = jax.random.normal(jax.random.key(0), (4, 4))
-    spd = k @ k.T + 4 * jnp.eye(4)
-    b = jnp.arange(4.0)
-    state = {"x": jnp.zeros(4), "lr": jnp.float32(0.1)}
-    return jax.jit(solve_all), (k, spd, b, state, jnp.ones(4)), {"state_argnums": 3}
+    """The solvers with abstract arguments (shapes and dtypes, as jax.eval_shape gives)."""
+
+    def make():
+        k = jax.random.normal(jax.random.key(0), (4, 4))
+        spd = k @ k.T + 4 * jnp.eye(4)
+        state = {"x": jnp.zeros(4), "lr": jnp.float32(0.1)}
+        return k, spd, jnp.arange(4.0), state, jnp.ones(4)
+
+    return jax.jit(solve_all), jax.eval_shape(make), {"state_argnums": 3}

@@ -57,5 +57,10 @@ def vae_step(params, x, key):
 
 
 def lint_target():
-    x = (jax.random.uniform(jax.random.key(1), (6, D)) > 0.5).astype(jnp.float32)
-    return vae_step, (init(jax.random.key(0)), x, jax.random.key(2)), {"state_argnums": 0}
+    """The step with abstract arguments (shapes and dtypes, as jax.eval_shape gives)."""
+
+    def make():
+        x = (jax.random.uniform(jax.random.key(1), (6, D)) > 0.5).astype(jnp.float32)
+        return init(jax.random.key(0)), x
+
+    return vae_step, (*jax.eval_shape(make), jax.random.key(2)), {"state_argnums": 0}
