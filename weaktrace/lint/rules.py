@@ -98,8 +98,8 @@ _MIXED_OK = frozenset({"dot_general", "conv_general_dilated", "ragged_dot_genera
 
 def _mixed_operands(eqn: Equation, meta: Meta) -> Finding | None:
     a, b = eqn.inputs[0].aval, eqn.inputs[1].aval
-    if a.dt is b.dt or meta.caller.get(id(eqn)) in (eqn.primitive.name, "conv_general_dilated"):
-        return None  # lax.dot_general(..., preferred_element_type=...) called by the user
+    if a.dt is b.dt or meta.caller.get(id(eqn), "").startswith("lax."):
+        return None  # lax.dot(..., preferred_element_type=...) called by the user
     res = eqn.outputs[0].aval
     low, other = (a, b) if b.dt is res.dt else (b, a)
     return _finding(
