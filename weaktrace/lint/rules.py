@@ -24,6 +24,7 @@ _CALLS = (
     "closed_call",
     "core_call",
     "remat",
+    "remat2",
     "checkpoint",
     "custom_jvp_call",
     "custom_vjp_call",
@@ -262,12 +263,32 @@ def _origin(atom: Any, prog: Program, fallback: SourceInfo | None) -> SourceInfo
             if len(sub.outvars) == len(eqn.outputs):
                 i = eqn.outputs.index(atom)
                 return _origin(sub.outvars[i], sub, eqn.source_info or fallback)
+    # a loop's final carry: the body's expression computing it; a cond's output: the
+    # branch that computes it (not one passing an operand through)
+    i = eqn.outputs.index(atom)
+    if eqn.primitive.name == "scan" and i < eqn.params["num_carry"]:
+        body = eqn.params["jaxpr"]
+        return _origin(body.outvars[i], body, eqn.source_info or fallback)
+    if eqn.primitive.name == "while":
+        body = eqn.params["body_jaxpr"]
+        return _origin(body.outvars[i], body, eqn.source_info or fallback)
+    if eqn.primitive.name == "cond":
+        branches = eqn.params.get("branches", ())
+        computed = [b for b in branches if _computed(b.outvars[i], b)]
+        same = [b for b in computed if b.outvars[i].aval == atom.aval] or computed
+        if same:
+            return _origin(same[0].outvars[i], same[0], eqn.source_info or fallback)
     # a weak->strong convert jax inserted: blame what it converts
     if eqn.primitive.name == "convert_element_type" and isinstance(eqn.inputs[0], Var):
         inner = _origin(eqn.inputs[0], prog, None)
         if inner is not None:
             return inner
     return eqn.source_info or fallback
+
+
+def _computed(atom: Any, prog: Program) -> bool:
+    """Whether an equation of `prog` computes `atom` (not an operand passed through)."""
+    return isinstance(atom, Var) and atom in _producers(prog)
 
 
 def carry_change(program: Program, rec: Recorder | None = None) -> list[Finding]:
@@ -335,9 +356,22 @@ def _branches(
         avals = [b.outvars[i].aval for b in branches]
         if len(set(avals)) == 1:
             continue
-        # blame the branch whose output differs from the first strong one
+        # blame the branch whose output differs from the first strong one; when that
+        # branch passes an operand through unchanged, the branch that computes the
+        # strong value changed it
         ref = next((a for a in avals if not a.weak_type), avals[0])
         k = next(j for j, a in enumerate(avals) if a != ref)
+        if not _computed(branches[k].outvars[i], branches[k]) and not isinstance(
+            branches[k].outvars[i], Literal
+        ):
+            k = next(
+                (
+                    j
+                    for j, a in enumerate(avals)
+                    if a == ref and _computed(branches[j].outvars[i], branches[j])
+                ),
+                k,
+            )
         shown = ", ".join(str(a) for a in avals)
         where = _origin(branches[k].outvars[i], branches[k], None)
         if where is None and eqn.source_info is not None:
