@@ -366,3 +366,32 @@ def test_the_schema_check_can_fail():
     ]
     for bad in broken:
         assert list(validator.iter_errors(bad)), bad
+
+
+# ------------------------------------------------ true division: jax is the oracle
+
+DIV_DTYPES = [np.bool_, np.int8, np.uint8, np.int16, np.int32, np.uint32, np.float16,
+              jnp.bfloat16, np.float32, np.complex64]  # fmt: skip
+
+
+def _divide(x, y):
+    return x / y
+
+
+def test_true_division_is_a_finding_exactly_when_the_operand_dtypes_differ(full):
+    # x / y makes integers floating whatever the operands; lint reports the division
+    # only when jax's promotion joins two different dtypes (i32 / f32, i8 / u8)
+    pairs = [(a, b) for a in DIV_DTYPES for b in DIV_DTYPES]
+    for a, b in pairs if full else pairs[::7]:
+        report = wt.lint(_divide, S((3,), a), S((3,), b))
+        joined = jnp.result_type(a, b)
+        expected = joined != jnp.dtype(a) or joined != jnp.dtype(b)
+        got = [f for f in report if f.kind == "implicit-promotion"]
+        assert bool(got) == expected, (a, b, str(report))
+        assert all(f.line == _first_body_line(_divide) for f in got)
+
+
+@pytest.mark.parametrize("scalar", [3, 2.5])
+def test_integer_arrays_divided_by_a_python_scalar_are_not_findings(scalar):
+    for d in (np.int8, np.uint8, np.int32):
+        assert not wt.lint(lambda x, s=scalar: x / s, S((3,), d)), d

@@ -73,6 +73,8 @@ def implicit_promotion(program: Program, meta: Meta) -> list[Finding]:
                 conv = _promotion_convert(atom, eqn, made, meta)
                 if conv is not None:
                     promoted.append((atom, conv))
+            if _inexact_only(eqn, promoted, meta):
+                continue
             for atom, conv in promoted:
                 src, dst = conv.inputs[0].aval, conv.outputs[0].aval
                 others = [a.aval for a in eqn.inputs if a is not atom and a.aval.dt is dst.dt]
@@ -90,6 +92,29 @@ def implicit_promotion(program: Program, meta: Meta) -> list[Finding]:
                 if f is not None:
                     out.append(f)
     return out
+
+
+_INEXACT = ("promote_args_inexact", "promote_dtypes_inexact")
+
+
+def _inexact_only(eqn: Equation, promoted: list[tuple[Any, Equation]], meta: Meta) -> bool:
+    """Whether the only conversion is the operation's own: a true division or an
+    inexact function (``jnp.arange(n) / n``, ``jnp.deg2rad(i)``) makes its integer
+    operands floating, all of one integer dtype, the others being constants. Operands
+    of different dtypes meeting (``i32 / f32``) are still promotions."""
+    if not promoted:
+        return False
+    # jnp's true_divide is an inlined jit: its equations carry the operator's frames
+    own = eqn.primitive.name == "div" and eqn.outputs[0].aval.dt.kind in "fc"
+    if not own and not all(
+        any(n in _INEXACT for n in meta.frames.get(id(c), ())) for _, c in promoted
+    ):
+        return False
+    sources = {c.inputs[0].aval.dt for _, c in promoted}
+    if len(sources) != 1 or next(iter(sources)).kind not in "biu":
+        return False
+    converted = {id(a) for a, _ in promoted}
+    return all(isinstance(a, Literal) for a in eqn.inputs if id(a) not in converted)
 
 
 # contractions jax lets take mixed operand dtypes (with preferred_element_type): the

@@ -43,7 +43,9 @@ def lint(
     arguments in `state_argnums`: the output is the new state, or a tuple whose first
     ``len(state_argnums)`` elements are the new states), ``carry-change`` and
     ``literal-overflow``. Arguments are what :func:`jax.jit` accepts (arrays, scalars,
-    pytrees, :class:`jax.ShapeDtypeStruct`).
+    pytrees, :class:`jax.ShapeDtypeStruct`). Lint may be called from several threads:
+    the calls trace one at a time, and jax code running in other threads meanwhile is
+    neither recorded nor changed.
 
     >>> import jax.numpy as jnp, weaktrace as wt
     >>> def f(x, n):
