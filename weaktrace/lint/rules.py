@@ -99,11 +99,12 @@ _INEXACT = ("promote_args_inexact", "promote_dtypes_inexact")
 
 def _inexact_only(eqn: Equation, promoted: list[tuple[Any, Equation]], meta: Meta) -> bool:
     """Whether the only conversion is the operation's own: a true division or an
-    inexact function (``jnp.arange(n) / n``, ``jnp.deg2rad(i)``) makes its integer
-    operands floating, all of one integer dtype, the others being constants. Operands
-    of different dtypes meeting (``i32 / f32``) are still promotions."""
-    if not promoted:
-        return False
+    inexact function (``jnp.arange(n) / n``, ``i / j``) makes its integer operands
+    floating, all of one integer dtype, the others being constants. Operands of
+    different dtypes meeting (``i32 / f32``) and a weak Python float making integers
+    floating (``count / 100.0``, as ``i8 * 0.5``) are still promotions."""
+    if not promoted or any(c.params.get("weak_type") for _, c in promoted):
+        return False  # a weak Python float made them floating (count / 100.0)
     # jnp's true_divide is an inlined jit: its equations carry the operator's frames
     own = eqn.primitive.name == "div" and eqn.outputs[0].aval.dt.kind in "fc"
     if not own and not all(
