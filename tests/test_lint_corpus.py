@@ -403,3 +403,22 @@ def test_integer_arrays_divided_by_a_python_int_are_not_findings_by_a_float_are(
         assert not wt.lint(lambda x: x / 3, S((3,), d)), d
         # the weak float changes the array's dtype, as in i8 * 0.5
         assert wt.lint(lambda x: x / 2.5, S((3,), d)).kinds() == ["implicit-promotion"], d
+
+
+# ------------------------------------------------------- 64-bit arguments: the def line
+
+
+def _takes(x, y):
+    return x + y
+
+
+@pytest.mark.parametrize("d", WIDE, ids=lambda d: np.dtype(d).name)
+def test_64_bit_numpy_arguments_are_found_at_the_def_line(d):
+    def_line = inspect.getsourcelines(_takes)[1]
+    y = S((3,), jnp.float32)
+    for x in (np.ones((), d)[()], np.ones(3, d), S((3,), d)):  # numpy scalar, array, struct
+        assert jax.dtypes.canonicalize_dtype(np.dtype(d)) != np.dtype(d)  # jax makes it 32-bit
+        report = wt.lint(_takes, x, y)
+        assert _x64_lines(report) == {def_line}, (type(x), d, report)
+    for x in (1.0, 1, 1j, np.ones(3, np.float32)):  # weak Python scalars, 32-bit values
+        assert not _x64_lines(wt.lint(_takes, x, y)), x

@@ -1,7 +1,7 @@
 """Root finding and fixed-point solvers with planted bugs: a float64 numpy tolerance
 and a float64 numpy initial guess (silently float32 with x64 off), a fori_loop error
 accumulator that starts as a weak Python float, and a cond whose branches return an
-iteration count of different types."""
+iteration count of different types; the caller passes a float64 numpy scalar."""
 
 import jax
 import jax.numpy as jnp
@@ -46,11 +46,12 @@ def refine(x, count, converged):
     )
 
 
-def solve(a, count):
+def solve(a, count):  # expect: x64-truncation
     root, iters = newton(lambda x: x**3 - a, jnp.float32(1.0))
     fp, err = fixed_point(jnp.cos, 3)
     return refine(root, count, err < 1e-3), iters, fp
 
 
 def lint_target():
-    return solve, (jnp.float32(2.0), jnp.int32(0)), {}
+    # a float64 numpy scalar argument: float32 with x64 off (found at the def line)
+    return solve, (np.float64(2.0), jnp.int32(0)), {}

@@ -135,8 +135,8 @@ def _def_line(f: Any) -> SourceInfo | None:
 
 
 def _leaf_dtype(x: Any) -> np.dtype | None:
-    if isinstance(x, bool | int | float | complex):
-        return None  # Python scalars are weak
+    if isinstance(x, bool | int | float | complex) and not isinstance(x, np.generic):
+        return None  # Python scalars are weak (np.float64 is a float, and strong)
     dtype = getattr(x, "dtype", None)
     try:
         return np.dtype(dtype) if dtype is not None else None
