@@ -162,8 +162,8 @@ def too_big_literal(x):
 
 
 def in_switch(i, x):
-    branches = [lambda: x, lambda: x * 2, lambda: 1.0]
-    return lax.switch(i, branches)  # expect(in_switch): carry-change
+    branches = [lambda: x, lambda: x * 2, lambda: 1.0]  # expect(in_switch): carry-change
+    return lax.switch(i, branches)
 
 
 @jax.custom_vjp

@@ -1,29 +1,40 @@
 """What jax's trace loses, recorded while it runs: requested 64-bit dtypes (jax's own
 "Explicitly requested dtype" warnings), 64-bit numpy constants given to jax.numpy's
-ufuncs and operators or to ``jnp.array``/``jnp.asarray``, and Python int literals that
+ufuncs and operators, to ``jnp.array``/``jnp.asarray``, as ``jnp.full``'s fill value or
+straight to a primitive (``lax.mul(x, np.float64(2))``), and Python int literals that
 wrap when jax converts them to a narrower dtype.
 
 The hooks wrap a few jax functions for the duration of one trace (restored after, also
-on error) and record each event with the user's file and line.
+on error) and record each event with the user's file and line. One lint at a time
+installs them (a process-wide lock), and they record only what the linting thread
+does: jax code running at the same time in other threads is neither seen nor changed.
 """
 
 from __future__ import annotations
 
 import contextlib
+import dis
+import functools
+import inspect
+import os
+import sys
+import threading
+import types
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+import jax
 import jax.numpy as jnp
 import numpy as np
-from jax._src import source_info_util
+from jax._src import core, source_info_util
 from jax._src.interpreters import partial_eval as pe
 from jax._src.lax import lax as jlax
 from jax._src.numpy import ufunc_api
 
 from weaktrace.ir.values import SourceInfo
-from weaktrace.lint.importer import user_source
+from weaktrace.lint.importer import _PACKAGE_DIR, user_source
 
 
 @dataclass
@@ -36,11 +47,23 @@ class Event:
 class Recorder:
     x64: list[Event] = field(default_factory=list)
     overflow: list[Event] = field(default_factory=list)
+    # (file, line) of a lax.cond / lax.switch call -> its branch functions' lines, in the
+    # order of the cond equation's branches (cond: false first)
+    branches: dict[tuple[str, int], list[SourceInfo | None]] = field(default_factory=dict)
 
 
 def user_here(tb: Any = None) -> SourceInfo | None:
-    """The user's frame of a jax traceback (default: the current one)."""
-    return user_source(tb if tb is not None else source_info_util.current().traceback)
+    """The user's frame of a jax traceback (default: the current one, else Python's
+    stack: inside jax's own jitted helpers, such as jnp.sum's, jax keeps none)."""
+    found = user_source(tb if tb is not None else source_info_util.current().traceback)
+    if found is None and tb is None:
+        frame: types.FrameType | None = sys._getframe(1)
+        while frame is not None:
+            code = frame.f_code
+            if _user_file(code.co_filename):
+                return SourceInfo(code.co_filename, frame.f_lineno, code.co_name)
+            frame = frame.f_back
+    return found
 
 
 def out_of_range(value: Any, dtype: Any) -> bool:
@@ -63,11 +86,20 @@ def _is_int_value(x: Any) -> bool:
 
 
 _WIDE = frozenset(np.dtype(t) for t in ("float64", "int64", "uint64", "complex128"))
+# one lint at a time patches jax (re-entrant: a linted function may call lint)
+LOCK = threading.RLock()
 
 
 @contextlib.contextmanager
 def recording(x64: bool) -> Iterator[Recorder]:
+    with LOCK, _recording(x64) as rec:
+        yield rec
+
+
+@contextlib.contextmanager
+def _recording(x64: bool) -> Iterator[Recorder]:
     rec = Recorder()
+    owner = threading.get_ident()
     orig_convert = jlax._convert_element_type
     cet = jlax.convert_element_type_p
     orig_fold = pe.const_fold_rules.get(cet)
@@ -92,43 +124,78 @@ def recording(x64: bool) -> Iterator[Recorder]:
                     )
                 )
 
+    def mine() -> bool:
+        return threading.get_ident() == owner
+
     def ufunc_call(self: Any, *args: Any, **kwargs: Any) -> Any:
-        if not x64:
+        if not x64 and mine():
             wide(args)
         return orig_ufunc(self, *args, **kwargs)
 
     def make_array(orig: Any) -> Any:
         def array(obj: Any, dtype: Any = None, *args: Any, **kwargs: Any) -> Any:
-            if not x64 and dtype is None:
+            # the user's own call (jax.random.key calls jnp.asarray(np.int64(seed)))
+            if not x64 and dtype is None and mine() and _called_by_user(1):
                 wide((obj,))
             return orig(obj, dtype, *args, **kwargs)
 
         return array
 
     def convert(operand: Any, new_dtype: Any = None, *args: Any, **kwargs: Any) -> Any:
-        if type(operand) is int:
+        if type(operand) is int and mine():
             literal(operand, new_dtype)
         return orig_convert(operand, new_dtype, *args, **kwargs)
+
+    def bind(self: Any, *args: Any, **params: Any) -> Any:
+        # a 64-bit numpy value reaching a primitive (lax.mul(x, np.float64(2)), jnp.full
+        # or jnp.where with a numpy fill, jnp.concatenate of a numpy array): bind
+        # canonicalizes it to 32 bits
+        if not x64 and mine():
+            for a in args:
+                numpy_value = type(a) is np.ndarray or isinstance(a, np.generic)
+                if numpy_value and a.dtype in _WIDE and _from_user(a, sys._getframe(1)):
+                    wide((a,))
+        return orig_bind(self, *args, **params)
 
     def fold(consts: Any, params: Any, out_avals: Any) -> Any:
         c = consts[0] if consts else None
         # a Python int that jax canonicalized (a TypedInt, weakly typed)
-        if c is not None and isinstance(c, int) and _weak_const(c):
+        if c is not None and isinstance(c, int) and _weak_const(c) and mine():
             literal(int(c), params.get("new_dtype"))
         assert orig_fold is not None
         return orig_fold(consts, params, out_avals)
 
+    requested: set[tuple[SourceInfo | None, str]] = set()
+
     def showwarning(message: Any, category: Any, *args: Any, **kwargs: Any) -> None:
         text = str(message)
-        if "Explicitly requested dtype" in text:
+        if "Explicitly requested dtype" in text and mine():
             first = text.split(" is not available")[0].replace("Explicitly requested dtype ", "")
-            rec.x64.append(
-                Event(user_here(), f"requested dtype {first} becomes 32-bit with x64 off")
-            )
+            where = user_here()
+            # one finding per requested dtype and line (jnp.sum(x, dtype=int64) warns
+            # again in the convert_element_type it makes)
+            if (where, first.split()[0]) not in requested:
+                requested.add((where, first.split()[0]))
+                rec.x64.append(Event(where, f"requested dtype {first} becomes 32-bit with x64 off"))
         else:
             saved_show(message, category, *args, **kwargs)
 
+    def branch_lines(fns: Any) -> None:
+        where = user_here()
+        if where is not None and mine():
+            rec.branches[(where.file, where.line)] = [_code_line(f) for f in fns]
+
+    def cond(pred: Any, true_fun: Any, false_fun: Any, *args: Any, **kwargs: Any) -> Any:
+        branch_lines((false_fun, true_fun))
+        return orig_cond(pred, true_fun, false_fun, *args, **kwargs)
+
+    def switch(index: Any, branches: Any, *args: Any, **kwargs: Any) -> Any:
+        branch_lines(list(branches))
+        return orig_switch(index, branches, *args, **kwargs)
+
+    orig_cond, orig_switch = jax.lax.cond, jax.lax.switch
     orig_ufunc = ufunc_api.ufunc.__call__
+    orig_bind = core.Primitive.bind
     orig_arrays = (jnp.array, jnp.asarray)
     with warnings.catch_warnings():
         saved_show = warnings.showwarning
@@ -137,6 +204,8 @@ def recording(x64: bool) -> Iterator[Recorder]:
         jlax._convert_element_type = convert
         ufunc_api.ufunc.__call__ = ufunc_call  # type: ignore[method-assign]
         jnp.array, jnp.asarray = (make_array(f) for f in orig_arrays)
+        core.Primitive.bind = bind  # type: ignore[method-assign]
+        jax.lax.cond, jax.lax.switch = cond, switch
         if orig_fold is not None:
             pe.const_fold_rules[cet] = fold
         try:
@@ -145,8 +214,99 @@ def recording(x64: bool) -> Iterator[Recorder]:
             jlax._convert_element_type = orig_convert
             ufunc_api.ufunc.__call__ = orig_ufunc  # type: ignore[method-assign]
             jnp.array, jnp.asarray = orig_arrays
+            core.Primitive.bind = orig_bind  # type: ignore[method-assign]
+            jax.lax.cond, jax.lax.switch = orig_cond, orig_switch
             if orig_fold is not None:
                 pe.const_fold_rules[cet] = orig_fold
+
+
+_FULL_CODE = jlax.full.__code__
+# jax functions whose 64-bit numpy operand is cast on the user's explicit request, or
+# that make one of their own (jax.random.key's seed)
+_EXPLICIT_CALLS = frozenset(
+    {"convert_element_type", "astype", "full_like", "random_seed", "bitcast_convert_type"}
+)
+
+
+def _user_file(name: str) -> bool:
+    return source_info_util.is_user_filename(name) and not name.startswith(_PACKAGE_DIR)
+
+
+def _called_by_user(depth: int) -> bool:
+    """Whether the function `depth` frames above this one was called by the user."""
+    return _user_file(sys._getframe(depth + 1).f_code.co_filename)
+
+
+def _from_user(value: Any, frame: Any) -> bool:
+    """Whether a numpy value bound at `frame` (inside jax) is the user's, converted
+    without an explicit dtype: an argument of the jax function the user called (not a
+    value jax made itself, as jnp.bincount does), with no cast function in between."""
+    api = None
+    for _ in range(60):
+        if frame is None:
+            return False
+        code = frame.f_code
+        if _user_file(code.co_filename):
+            return api is not None and _passed(value, api)
+        if code.co_name in _EXPLICIT_CALLS:
+            return False
+        if code is _FULL_CODE and frame.f_locals.get("dtype") is not None:
+            return False
+        api, frame = frame, frame.f_back
+    return False
+
+
+def _passed(value: Any, api: Any) -> bool:
+    """Whether `value` is (or is an item of) an argument the user passed to the jax
+    function running in frame `api`: a parameter the function has not reassigned yet
+    (jnp.bincount first sets its own ``weights = np.array(1, int_)``)."""
+    names = api.f_locals
+    # jax.lax's wrappers reassign their operands only to pass them on
+    # (x, y = core.auto_insert_reshard(x, y))
+    lax_wrapper = api.f_code.co_filename.startswith(_LAX_DIR)
+    for name, first_store in _param_stores(api.f_code).items():
+        if first_store < api.f_lasti and not lax_wrapper:
+            continue
+        v = names.get(name)
+        if v is value:
+            return True
+        items = v.values() if isinstance(v, dict) else v if isinstance(v, list | tuple) else ()
+        if any(item is value for item in items):
+            return True
+    return False
+
+
+_LAX_DIR = os.path.dirname(jlax.__file__) + os.sep
+_STORES: dict[types.CodeType, dict[str, int]] = {}
+_NEVER = 1 << 62
+
+
+def _param_stores(code: types.CodeType) -> dict[str, int]:
+    """Parameter name -> bytecode offset of its first reassignment (a large number when
+    the function never reassigns it)."""
+    stores = _STORES.get(code)
+    if stores is None:
+        n = code.co_argcount + code.co_kwonlyargcount
+        n += bool(code.co_flags & inspect.CO_VARARGS) + bool(code.co_flags & inspect.CO_VARKEYWORDS)
+        stores = dict.fromkeys(code.co_varnames[:n], _NEVER)
+        for ins in dis.get_instructions(code):
+            if ins.opname in _STORE_OPS and ins.argval in stores:
+                stores[ins.argval] = min(stores[ins.argval], ins.offset)
+        _STORES[code] = stores
+    return stores
+
+
+_STORE_OPS = ("STORE_FAST", "DELETE_FAST", "STORE_DEREF", "DELETE_DEREF")
+
+
+def _code_line(fn: Any) -> SourceInfo | None:
+    """The file and first line of a branch function's code (through partial)."""
+    while isinstance(fn, functools.partial):
+        fn = fn.func
+    code = getattr(fn, "__code__", None)
+    if code is None or not _user_file(code.co_filename):
+        return None
+    return SourceInfo(code.co_filename, code.co_firstlineno, code.co_name)
 
 
 def _weak_const(c: Any) -> bool:

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 from jax._src import source_info_util
+from jax._src.lax import lax as jlax
 
 from weaktrace.dtypes import registry
 from weaktrace.ir.values import (
@@ -31,6 +32,7 @@ from weaktrace.ir.values import (
 )
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+_LAX_DIR = os.path.dirname(os.path.abspath(jlax.__file__)) + os.sep
 _PRIMITIVES: dict[str, Primitive] = {}
 # jit params about placement and compilation, which jax's own jaxpr printing hides too
 _NOISE = frozenset(
@@ -78,8 +80,12 @@ class Meta:
 
     call: dict[int, Any] = field(default_factory=dict)
     frames: dict[int, tuple[str, ...]] = field(default_factory=dict)
-    caller: dict[int, str] = field(default_factory=dict)  # the jax function the user called
+    # the jax function the user called ("lax.dot" for jax.lax's, "dot" for jnp.dot)
+    caller: dict[int, str] = field(default_factory=dict)
     parent: dict[int, Program] = field(default_factory=dict)  # sub-program id -> its owner
+    # equations of a gradient's backward pass (jax's transpose of the user's operations:
+    # they repeat the forward pass's promotions)
+    transposed: set[int] = field(default_factory=set)
 
 
 def user_source(tb: Any) -> SourceInfo | None:
@@ -127,7 +133,11 @@ class _Importer:
                 if source_info_util.is_user_filename(fr.file_name) and not fr.file_name.startswith(
                     _PACKAGE_DIR
                 ):
-                    name = frames[i - 1].function_name if i else ""
+                    api = frames[i - 1] if i else None
+                    if api is not None:
+                        # "lax.dot" for jax.lax's own functions (jnp.dot is "dot")
+                        lax = api.file_name.startswith(_LAX_DIR)
+                        name = ("lax." if lax else "") + api.function_name
                     break
             self.caller_cache[key] = name
         return name
@@ -175,6 +185,8 @@ class _Importer:
                 self.meta.call[id(eqn)] = tb
                 self.meta.frames[id(eqn)] = self.frames(tb)
                 self.meta.caller[id(eqn)] = self.caller(tb)
+            if "transpose(" in str(e.source_info.name_stack):
+                self.meta.transposed.add(id(eqn))
             eqns.append(eqn)
         return Program(
             invars, tuple(eqns), tuple(use(a) for a in jaxpr.outvars), constvars, tuple(consts)

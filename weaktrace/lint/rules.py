@@ -24,6 +24,7 @@ _CALLS = (
     "closed_call",
     "core_call",
     "remat",
+    "remat2",
     "checkpoint",
     "custom_jvp_call",
     "custom_vjp_call",
@@ -60,6 +61,8 @@ def implicit_promotion(program: Program, meta: Meta) -> list[Finding]:
         for eqn in prog.equations:
             if len(eqn.inputs) < 2 or eqn.primitive.name in ("convert_element_type", "cond"):
                 continue
+            if id(eqn) in meta.transposed:  # the backward pass repeats the forward's
+                continue
             if eqn.primitive.name in _MIXED_OK:
                 f = _mixed_operands(eqn, meta)
                 if f is not None:
@@ -70,6 +73,8 @@ def implicit_promotion(program: Program, meta: Meta) -> list[Finding]:
                 conv = _promotion_convert(atom, eqn, made, meta)
                 if conv is not None:
                     promoted.append((atom, conv))
+            if _inexact_only(eqn, promoted, meta):
+                continue
             for atom, conv in promoted:
                 src, dst = conv.inputs[0].aval, conv.outputs[0].aval
                 others = [a.aval for a in eqn.inputs if a is not atom and a.aval.dt is dst.dt]
@@ -89,6 +94,30 @@ def implicit_promotion(program: Program, meta: Meta) -> list[Finding]:
     return out
 
 
+_INEXACT = ("promote_args_inexact", "promote_dtypes_inexact")
+
+
+def _inexact_only(eqn: Equation, promoted: list[tuple[Any, Equation]], meta: Meta) -> bool:
+    """Whether the only conversion is the operation's own: a true division or an
+    inexact function (``jnp.arange(n) / n``, ``i / j``) makes its integer operands
+    floating, all of one integer dtype, the others being constants. Operands of
+    different dtypes meeting (``i32 / f32``) and a weak Python float making integers
+    floating (``count / 100.0``, as ``i8 * 0.5``) are still promotions."""
+    if not promoted or any(c.params.get("weak_type") for _, c in promoted):
+        return False  # a weak Python float made them floating (count / 100.0)
+    # jnp's true_divide is an inlined jit: its equations carry the operator's frames
+    own = eqn.primitive.name == "div" and eqn.outputs[0].aval.dt.kind in "fc"
+    if not own and not all(
+        any(n in _INEXACT for n in meta.frames.get(id(c), ())) for _, c in promoted
+    ):
+        return False
+    sources = {c.inputs[0].aval.dt for _, c in promoted}
+    if len(sources) != 1 or next(iter(sources)).kind not in "biu":
+        return False
+    converted = {id(a) for a, _ in promoted}
+    return all(isinstance(a, Literal) for a in eqn.inputs if id(a) not in converted)
+
+
 # contractions jax lets take mixed operand dtypes (with preferred_element_type): the
 # promotion happens inside them, without a convert
 _MIXED_OK = frozenset({"dot_general", "conv_general_dilated", "ragged_dot_general"})
@@ -96,8 +125,8 @@ _MIXED_OK = frozenset({"dot_general", "conv_general_dilated", "ragged_dot_genera
 
 def _mixed_operands(eqn: Equation, meta: Meta) -> Finding | None:
     a, b = eqn.inputs[0].aval, eqn.inputs[1].aval
-    if a.dt is b.dt or meta.caller.get(id(eqn)) in (eqn.primitive.name, "conv_general_dilated"):
-        return None  # lax.dot_general(..., preferred_element_type=...) called by the user
+    if a.dt is b.dt or meta.caller.get(id(eqn), "").startswith("lax."):
+        return None  # lax.dot(..., preferred_element_type=...) called by the user
     res = eqn.outputs[0].aval
     low, other = (a, b) if b.dt is res.dt else (b, a)
     return _finding(
@@ -260,6 +289,21 @@ def _origin(atom: Any, prog: Program, fallback: SourceInfo | None) -> SourceInfo
             if len(sub.outvars) == len(eqn.outputs):
                 i = eqn.outputs.index(atom)
                 return _origin(sub.outvars[i], sub, eqn.source_info or fallback)
+    # a loop's final carry: the body's expression computing it; a cond's output: the
+    # branch that computes it (not one passing an operand through)
+    i = eqn.outputs.index(atom)
+    if eqn.primitive.name == "scan" and i < eqn.params["num_carry"]:
+        body = eqn.params["jaxpr"]
+        return _origin(body.outvars[i], body, eqn.source_info or fallback)
+    if eqn.primitive.name == "while":
+        body = eqn.params["body_jaxpr"]
+        return _origin(body.outvars[i], body, eqn.source_info or fallback)
+    if eqn.primitive.name == "cond":
+        branches = eqn.params.get("branches", ())
+        computed = [b for b in branches if _computed(b.outvars[i], b)]
+        same = [b for b in computed if b.outvars[i].aval == atom.aval] or computed
+        if same:
+            return _origin(same[0].outvars[i], same[0], eqn.source_info or fallback)
     # a weak->strong convert jax inserted: blame what it converts
     if eqn.primitive.name == "convert_element_type" and isinstance(eqn.inputs[0], Var):
         inner = _origin(eqn.inputs[0], prog, None)
@@ -268,10 +312,18 @@ def _origin(atom: Any, prog: Program, fallback: SourceInfo | None) -> SourceInfo
     return eqn.source_info or fallback
 
 
-def carry_change(program: Program) -> list[Finding]:
+def _computed(atom: Any, prog: Program) -> bool:
+    """Whether an equation of `prog` computes `atom` (not an operand passed through)."""
+    return isinstance(atom, Var) and atom in _producers(prog)
+
+
+def carry_change(program: Program, rec: Recorder | None = None) -> list[Finding]:
     """Loop carries (while, scan, fori_loop) that enter with another dtype or weak flag
-    than the body returns, and cond/switch branches whose outputs disagree."""
+    than the body returns, and cond/switch branches whose outputs disagree (a branch
+    output no equation computes, a literal or an operand, is blamed on the branch
+    function's line when the hooks saw it)."""
     out: list[Finding] = []
+    lines = rec.branches if rec is not None else {}
     for prog in walk(program):
         for eqn in prog.equations:
             name = eqn.primitive.name
@@ -286,7 +338,7 @@ def carry_change(program: Program) -> list[Finding]:
                 ins, outs = body.invars[nc : nc + nk], body.outvars[:nk]
                 _carries(eqn, ins, outs, body, out, "scan")
             elif name == "cond":
-                _branches(eqn, out)
+                _branches(eqn, out, lines)
     return out
 
 
@@ -318,7 +370,11 @@ def _carries(
             out.append(f)
 
 
-def _branches(eqn: Equation, out: list[Finding]) -> None:
+def _branches(
+    eqn: Equation,
+    out: list[Finding],
+    lines: dict[tuple[str, int], list[SourceInfo | None]],
+) -> None:
     branches = eqn.params.get("branches", ())
     if len(branches) < 2:
         return
@@ -326,13 +382,30 @@ def _branches(eqn: Equation, out: list[Finding]) -> None:
         avals = [b.outvars[i].aval for b in branches]
         if len(set(avals)) == 1:
             continue
-        # blame the branch whose output differs from the first strong one
+        # blame the branch whose output differs from the first strong one; when that
+        # branch passes an operand through unchanged, the branch that computes the
+        # strong value changed it
         ref = next((a for a in avals if not a.weak_type), avals[0])
         k = next(j for j, a in enumerate(avals) if a != ref)
+        if not _computed(branches[k].outvars[i], branches[k]) and not isinstance(
+            branches[k].outvars[i], Literal
+        ):
+            k = next(
+                (
+                    j
+                    for j, a in enumerate(avals)
+                    if a == ref and _computed(branches[j].outvars[i], branches[j])
+                ),
+                k,
+            )
         shown = ", ".join(str(a) for a in avals)
+        where = _origin(branches[k].outvars[i], branches[k], None)
+        if where is None and eqn.source_info is not None:
+            fns = lines.get((eqn.source_info.file, eqn.source_info.line), [])
+            where = fns[k] if len(fns) == len(branches) else None
         f = _finding(
             "carry-change",
-            _origin(branches[k].outvars[i], branches[k], eqn.source_info),
+            where or eqn.source_info,
             f"cond output {i} differs between branches ({shown}); jax makes it "
             f"{result.aval}: give every branch the same dtype",
             operands=tuple(avals),

@@ -43,7 +43,9 @@ def lint(
     arguments in `state_argnums`: the output is the new state, or a tuple whose first
     ``len(state_argnums)`` elements are the new states), ``carry-change`` and
     ``literal-overflow``. Arguments are what :func:`jax.jit` accepts (arrays, scalars,
-    pytrees, :class:`jax.ShapeDtypeStruct`).
+    pytrees, :class:`jax.ShapeDtypeStruct`). Lint may be called from several threads:
+    the calls trace one at a time, and jax code running in other threads meanwhile is
+    neither recorded nor changed.
 
     >>> import jax.numpy as jnp, weaktrace as wt
     >>> def f(x, n):
@@ -92,7 +94,7 @@ def lint(
     findings += rules.x64_truncation(rec, (), def_line, _wide_consts(f, closed, program))
     findings += rules.implicit_promotion(program, meta)
     findings += rules.literal_overflow(program, rec)
-    findings += rules.carry_change(program)
+    findings += rules.carry_change(program, rec)
     if argnums:
         findings += rules.weak_flip(program, _states(args, argnums, out_shape, program), def_line)
     return LintReport(_sorted(findings), program)
@@ -133,8 +135,8 @@ def _def_line(f: Any) -> SourceInfo | None:
 
 
 def _leaf_dtype(x: Any) -> np.dtype | None:
-    if isinstance(x, bool | int | float | complex):
-        return None  # Python scalars are weak
+    if isinstance(x, bool | int | float | complex) and not isinstance(x, np.generic):
+        return None  # Python scalars are weak (np.float64 is a float, and strong)
     dtype = getattr(x, "dtype", None)
     try:
         return np.dtype(dtype) if dtype is not None else None
