@@ -1,6 +1,7 @@
-"""Twelve realistic JAX programs (tests/realistic/), written as public JAX code is, run
-unchanged with their imports swapped for weaktrace's mirrors (`jax.numpy` ->
-`weaktrace.numpy`, `jax.lax` -> `weaktrace.lax`, `jax.nn` -> `weaktrace.nn`).
+"""Realistic JAX programs (tests/realistic/), written as public JAX code is, run unchanged
+with their imports swapped for weaktrace's mirrors (`jax.numpy` -> `weaktrace.numpy`,
+`jax.lax`, `jax.nn` (with `jax.nn.initializers`), `jax.random`, `jax.scipy.special` ->
+their weaktrace namesakes; `from jax import jit, lax` keeps `jit` from jax).
 
 Each program runs four ways: jax eagerly and under jax.jit (the oracle), weaktrace eagerly
 (the swapped module called directly) and traced + compiled (`weaktrace.trace`). Output
@@ -11,6 +12,7 @@ program's avals must be jax.make_jaxpr's.
 from __future__ import annotations
 
 import pathlib
+import re
 import types
 import warnings
 
@@ -22,19 +24,36 @@ import weaktrace as wt
 
 HERE = pathlib.Path(__file__).parent / "realistic"
 PROGRAMS = sorted(p.stem for p in HERE.glob("*.py") if not p.stem.startswith("_"))
-SWAPS = [
-    ("import jax.numpy as jnp", "import weaktrace.numpy as jnp"),
-    ("from jax import lax", "from weaktrace import lax"),
-    ("from jax import nn", "from weaktrace import nn"),
-]
+# jax modules weaktrace mirrors, importable from `weaktrace` under the same names.
+MIRRORED = ("numpy", "lax", "nn", "random", "scipy")
+# `import jax.<m> as x` and `from jax.<m> import ...` for the mirrored (sub)modules.
+MODULE_IMPORT = re.compile(
+    r"^(\s*)(import|from) jax\.(numpy|lax|nn|random|scipy)((?:\.\w+)*)\b", re.MULTILINE
+)
+FROM_JAX = re.compile(r"^(\s*)from jax import (.+)$", re.MULTILINE)
+
+
+def _split_from_jax(match: re.Match) -> str:
+    """`from jax import jit, lax, nn` -> jax keeps jit, weaktrace gives lax and nn."""
+    indent, names = match.group(1), [n.strip() for n in match.group(2).split(",")]
+    ours = [n for n in names if n.split(" as ")[0] in MIRRORED]
+    theirs = [n for n in names if n not in ours]
+    lines = [f"{indent}from jax import {', '.join(theirs)}"] if theirs else []
+    lines += [f"{indent}from weaktrace import {', '.join(ours)}"] if ours else []
+    return "\n".join(lines)
+
+
+def swap_imports(source: str) -> str:
+    """The program's jax imports swapped for weaktrace's mirrors (other jax names stay)."""
+    source = MODULE_IMPORT.sub(r"\1\2 weaktrace.\3\4", source)
+    return FROM_JAX.sub(_split_from_jax, source)
 
 
 def load(name: str, swapped: bool) -> types.ModuleType:
     path = HERE / f"{name}.py"
     source = path.read_text()
     if swapped:
-        for theirs, ours in SWAPS:
-            source = source.replace(theirs, ours)
+        source = swap_imports(source)
     module = types.ModuleType(f"realistic_{name}_{'wt' if swapped else 'jax'}")
     module.__file__ = str(path)
     exec(compile(source, str(path), "exec"), module.__dict__)
@@ -44,8 +63,27 @@ def load(name: str, swapped: bool) -> types.ModuleType:
 def test_every_program_swaps_an_import() -> None:
     for name in PROGRAMS:
         text = (HERE / f"{name}.py").read_text()
-        assert any(theirs in text for theirs, _ in SWAPS), name
-    assert len(PROGRAMS) >= 12
+        assert swap_imports(text) != text, name
+    assert len(PROGRAMS) >= 30
+    assert set(KNOWN_MISMATCHES) <= set(PROGRAMS)
+
+
+def test_swap_imports() -> None:
+    source = (
+        "import jax\nimport jax.numpy as jnp\nfrom jax import jit, lax, nn as jnn\n"
+        "from jax.scipy.special import gammaln\nimport jax.random as jrandom\n"
+        "from jax.nn import initializers\nfrom jax import random\n"
+    )
+    assert swap_imports(source).splitlines() == [
+        "import jax",
+        "import weaktrace.numpy as jnp",
+        "from jax import jit",
+        "from weaktrace import lax, nn as jnn",
+        "from weaktrace.scipy.special import gammaln",
+        "import weaktrace.random as jrandom",
+        "from weaktrace.nn import initializers",
+        "from weaktrace import random",
+    ]
 
 
 def _leaves(tree):
@@ -75,9 +113,31 @@ def _same(got, ref, where: str) -> None:
             )
 
 
+# Programs weaktrace cannot run yet, by root cause: strict xfails, so a fix forces removal.
+KNOWN_MISMATCHES = {
+    "batch_norm": (
+        "x.var(axis=0) on a traced value: Tracer's __slots__ 'var' (its IR variable, "
+        "weaktrace/core/trace.py Tracer) shadows jax.Array.var(), so the method is missing "
+        "(weaktrace/numpy/array_methods.py methods() leaves it out)"
+    ),
+}
+# CI runs x64 on for every third program (x32 for all); --run-slow runs x64 for all.
+X64_SAMPLE = frozenset(PROGRAMS[::3])
+
+
+def _program(name: str) -> object:
+    if name in KNOWN_MISMATCHES:
+        return pytest.param(
+            name, marks=pytest.mark.xfail(strict=True, reason=KNOWN_MISMATCHES[name])
+        )
+    return name
+
+
 @pytest.mark.parametrize("x64", [False, True], ids=["x32", "x64"])
-@pytest.mark.parametrize("name", PROGRAMS)
-def test_program_runs_unchanged(name: str, x64: bool) -> None:
+@pytest.mark.parametrize("name", [_program(n) for n in PROGRAMS])
+def test_program_runs_unchanged(name: str, x64: bool, full: bool) -> None:
+    if x64 and not full and name not in X64_SAMPLE and name not in KNOWN_MISMATCHES:
+        pytest.skip("x64 runs on a deterministic sample of programs in CI (--run-slow: all)")
     with jax.enable_x64(x64), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         theirs, ours = load(name, False), load(name, True)

@@ -198,7 +198,9 @@ def _leaves(a: Any) -> list[Any]:
 
 
 def _has_tracer(v: Any) -> bool:
-    if v.__class__ is Tracer:
+    # jax's tracers too: an eager lax.fori_loop/scan body runs on them (lax/control.py)
+    # and np.asarray cannot read their values.
+    if v.__class__ is Tracer or isinstance(v, jax.core.Tracer):
         return True
     return isinstance(v, list | tuple) and builtins.any(_has_tracer(x) for x in v)
 

@@ -1,0 +1,52 @@
+"""Focused regressions for bugs found by running tests/realistic/ programs on weaktrace.
+
+The oracle is jax itself, computed at test time.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp_jax
+import numpy as np
+import pytest
+
+import weaktrace as wt
+import weaktrace.lax as wlax
+import weaktrace.numpy as wnp
+
+# rk4_ode.py: `jnp.array([v, -x])` inside an eager lax.fori_loop body, whose carry
+# elements are jax tracers there (weaktrace's eager control flow is jax's own).
+
+
+def _body(np_mod, dtype):
+    def body(i, y):
+        x, v = y
+        return np_mod.array([v, -x + 1.0 * i], dtype=dtype)
+
+    return body
+
+
+@pytest.mark.parametrize("dtype", [None, "float32"])
+@pytest.mark.parametrize("x64", [False, True])
+def test_array_of_jax_tracers_in_eager_loop_body(dtype, x64):
+    with jax.enable_x64(x64):
+        y0 = np.array([1.0, 0.5], np.float32)
+        want = jax.lax.fori_loop(0, 3, _body(jnp_jax, dtype), y0)
+        got = wlax.fori_loop(0, 3, _body(wnp, dtype), y0)
+        traced = wt.trace(lambda y: wlax.fori_loop(0, 3, _body(wnp, dtype), y))(y0)
+        for out in (got, traced):
+            assert (out.dtype, out.shape, out.weak_type) == (want.dtype, want.shape, want.weak_type)
+            np.testing.assert_array_equal(np.asarray(out), np.asarray(want))
+
+
+# batch_norm.py: `x.var(axis=0)`, as jax.Array has it. Tracer's slot `var` (its IR
+# variable, weaktrace/core/trace.py) shadows the method: fixing it renames that slot
+# across weaktrace/core, a cross-cutting change left to the integrator.
+@pytest.mark.xfail(strict=True, reason="Tracer.var is the IR variable, not jax.Array.var()")
+@pytest.mark.parametrize("ddof", [0, 1])
+def test_var_method_on_traced_value(ddof):
+    x = np.random.default_rng(1).standard_normal((6, 3)).astype(np.float32)
+    want = jax.jit(lambda x: x.var(axis=0, ddof=ddof))(x)
+    got = wt.trace(lambda x: x.var(axis=0, ddof=ddof))(x)
+    assert (got.dtype, got.shape, got.weak_type) == (want.dtype, want.shape, want.weak_type)
+    np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=1e-6)
