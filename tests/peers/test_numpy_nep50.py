@@ -1258,7 +1258,10 @@ def select_fixed(kind: str, entry: Known, n: int) -> list[Any]:
 def test_fixed_entry(kind: str, entry: Known, full: bool) -> None:
     """Regression: the cases a fixed KNOWN_MISMATCHES entry named agree with numpy, every
     compiled value checked (the sweep checks a sample of values)."""
-    chosen = select_fixed(kind, entry, FIXED_SAMPLE[0 if full else 1])
+    n = FIXED_SAMPLE[0 if full else 1]
+    if entry.id.startswith("constant-integer-division"):
+        n = min(n, 12)  # each instance runs in a subprocess (see _kills_the_process)
+    chosen = select_fixed(kind, entry, n)
     assert chosen, f"FIXED[{entry.id!r}] names no case of kind {kind!r}"
     results: dict[Any, str | None] = {}
     for flag in (False, True):
