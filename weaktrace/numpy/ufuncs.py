@@ -637,19 +637,6 @@ def where(condition: Any, x: Any = None, y: Any = None, /) -> Any:
     return emit(P.select_n_p, c, y, x)
 
 
-def _clamped_bound(b: Context, v: Any, a: Tracer) -> Any:
-    """A Python int argument as a bound of integer array `a`, clamped to a's range (so
-    one beyond it is no bound, as a constant one is) and in a's dtype."""
-    if v.__class__ is not Tracer or not v.aval.weak_type or kind(v) != "i":
-        return v
-    lo, hi = int_bounds(a.aval.dt)
-    i64 = v.aval.dt
-    v = convert(b, v, i64, False)
-    v = emit(P.max_p, v, lit(b, builtins.max(lo, -(2**63)), i64))
-    v = emit(P.min_p, v, lit(b, builtins.min(hi, 2**63 - 1), i64))
-    return convert(b, v, a.aval.dt, False, "wrap")
-
-
 @export
 def clip(arr: Any = None, /, min: Any = None, max: Any = None) -> Any:
     """``jax.numpy.clip``: maximum(min, arr), then minimum(max, arr)."""
@@ -664,8 +651,8 @@ def clip(arr: Any = None, /, min: Any = None, max: Any = None) -> Any:
         a = operand(arr, b)  # NumPy: a Python int bound beyond the array's range is no bound
         if kind(a) in "iu":
             lo, hi = int_bounds(a.aval.dt)
-            min = None if type(min) is int and min <= lo else _clamped_bound(b, min, a)
-            max = None if type(max) is int and max >= hi else _clamped_bound(b, max, a)
+            min = None if type(min) is int and min <= lo else min
+            max = None if type(max) is int and max >= hi else max
     # The bounds and the array promote together (one join: PyTorch's clamp joins all
     # three at once; JAX's pairwise joins give the same answer on its lattice).
     present = [v for v in (arr, min, max) if v is not None]
