@@ -699,7 +699,30 @@ def _power_half(case: Case) -> bool:
     return False
 
 
-KNOWN_MISMATCHES: list[Known] = []  # none left: see FIXED for the entries fixed so far
+def _clip_unreachable_argument_bound(case: Case) -> bool:
+    """clip of an integer array with a Python int argument bound beyond the array's range
+    on the side that cannot change a value (a min below it, a max above it)."""
+    a, s = case.a, case.b
+    if s.how != "arg" or s.dtype is not int or a.dtype.kind not in "iu" or _fits(s.value, a.dtype):
+        return False
+    below = s.value < int(np.iinfo(a.dtype).min)
+    return below if case.op == "clip(x, s, None)" else not below
+
+
+KNOWN_MISMATCHES: list[Known] = [
+    Known(
+        "clip-python-int-argument-bound-beyond-range",
+        "np.clip(int8_array, s, None) with s = -129 is no bound in numpy (a constant -129 is "
+        "dropped by weaktrace too); as a dynamic Python int argument weaktrace converts it "
+        "to int8 with numpy's per-call check and raises OverflowError. Clamping it instead "
+        "would hide numpy's OverflowError for the other side (a min of 300), which the "
+        "per-call check (api._check_ints: dtype bounds only) cannot tell apart "
+        "(weaktrace/numpy/ufuncs.py clip)",
+        ("func",),
+        _clip_unreachable_argument_bound,
+        ops=("clip(x, s, None)", "clip(x, None, s)"),
+    ),
+]  # the entries fixed so far are in FIXED
 
 _LOGICAL = ("logical_and", "logical_or", "logical_xor")
 _ARRAY_OF_LIST = ("array([s], dtype)", "asarray([s], dtype)")
@@ -1258,7 +1281,10 @@ def select_fixed(kind: str, entry: Known, n: int) -> list[Any]:
 def test_fixed_entry(kind: str, entry: Known, full: bool) -> None:
     """Regression: the cases a fixed KNOWN_MISMATCHES entry named agree with numpy, every
     compiled value checked (the sweep checks a sample of values)."""
-    chosen = select_fixed(kind, entry, FIXED_SAMPLE[0 if full else 1])
+    n = FIXED_SAMPLE[0 if full else 1]
+    if entry.id.startswith("constant-integer-division"):
+        n = min(n, 12)  # each instance runs in a subprocess (see _kills_the_process)
+    chosen = select_fixed(kind, entry, n)
     assert chosen, f"FIXED[{entry.id!r}] names no case of kind {kind!r}"
     results: dict[Any, str | None] = {}
     for flag in (False, True):

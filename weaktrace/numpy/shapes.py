@@ -119,16 +119,18 @@ def concatenate(arrays: Sequence[Any], axis: int | None = 0, dtype: Any = None) 
     if not isinstance(arrays, list | tuple) or not arrays:
         raise InvalidInputError("concatenate needs a non-empty list or tuple of arrays")
     ops = operands(b, arrays)
-    if axis is None:
-        ops = [reshape(o, (-1,)) for o in ops]
-        axis = 0
-    if builtins.any(o.aval.ndim == 0 for o in ops):
-        raise ShapeError("zero-dimensional arrays cannot be concatenated")
+    # Promoted before axis=None flattens them: a Python int constant then meets its
+    # dtype as the constant it is (2**64 next to a float array), as numpy converts it.
     if dtype is not None:
         dt = b.policy.user_dtype(dtype)
         ops = [convert(b, o, dt, False) for o in ops]
     else:
         ops = promote(b, "concatenate", ops)
+    if axis is None:
+        ops = [reshape(o, (-1,)) for o in ops]
+        axis = 0
+    if builtins.any(o.aval.ndim == 0 for o in ops):
+        raise ShapeError("zero-dimensional arrays cannot be concatenated")
     ax = axis_arg(axis, ops[0].aval.ndim, "concatenate")
     if len(ops) == 1:
         return ops[0]

@@ -136,20 +136,27 @@ def _compare_args(b: Context, name: str, x: Any, y: Any) -> list[Any]:
 def _exact_int_operands(b: Context, ops: list[Tracer]) -> list[Tracer]:
     """A Python int constant beyond the integer array's range compares as an infinity
     (every array value is below or above it); a Python int argument compares as int64
-    (it holds every value; a uint64 array keeps numpy's per-call check)."""
+    (it holds every value), or with a uint64 array in uint64, a negative one standing
+    in as 0 against 1 (every array value is above it)."""
     arrays = [o for o in ops if not o.aval.weak_type and kind(o) in "iu"]
     if len(arrays) != 1:
         return ops
-    lo, hi = int_bounds(arrays[0].aval.dt)
-    out = []
-    for o in ops:
-        if o.aval.weak_type and kind(o) == "i":
-            value = python_literal(o)
-            if value is None and hi < 2**63:
-                o = convert(b, o, b.policy.defaults["i"], False)
-            elif value is not None and not lo <= value <= hi:
-                o = lit(b, np.inf if value > hi else -np.inf, b.policy.defaults["f"])
-        out.append(o)
+    x = arrays[0]
+    lo, hi = int_bounds(x.aval.dt)
+    out = list(ops)
+    for i, o in enumerate(ops):
+        if not (o.aval.weak_type and kind(o) == "i"):
+            continue
+        value = python_literal(o)
+        if value is None and hi < 2**63:
+            out[i] = convert(b, o, b.policy.defaults["i"], False)
+        elif value is None:  # a Python int argument and a uint64 array
+            negative_ = emit(P.lt_p, o, const_like(o, 0))
+            as_u = convert(b, o, x.aval.dt, False, "wrap")
+            out[i] = select(b, negative_, lit(b, 0, x.aval.dt), as_u)
+            out[1 - i] = select(b, negative_, full_like_value(x, 1), x)
+        elif not lo <= value <= hi:
+            out[i] = lit(b, np.inf if value > hi else -np.inf, b.policy.defaults["f"])
     return out
 
 
