@@ -105,10 +105,7 @@ KEYWORDS = [
 KNOWN_MISMATCHES: dict[tuple[str, tuple[str, ...], bool], str] = {}
 
 # Gradients that differ from jax's, by root cause (label -> reason).
-GRAD_MISMATCHES = {
-    "softplus": "weaktrace.numpy.logaddexp is composed without jnp.logaddexp's custom JVP: "
-    "its gradient at x == y (softplus at 0) is 0 where jax's is 0.5",
-}
+GRAD_MISMATCHES: dict[str, str] = {}
 
 
 def _arg(kind: str, shape: tuple[int, ...], seed: int) -> object:
@@ -246,6 +243,11 @@ GRAD_CASES = [
     ("gelu exact", lambda m, x: m.gelu(x, approximate=False)),
     ("silu", lambda m, x: m.silu(x)),
     ("softplus", lambda m, x: m.softplus(x)),
+    ("log_sigmoid", lambda m, x: m.log_sigmoid(x)),
+    ("mish", lambda m, x: m.mish(x)),
+    ("logaddexp", lambda m, x: _np_of(m).logaddexp(x, x[::-1])),
+    ("logaddexp2", lambda m, x: _np_of(m).logaddexp2(x, 0.0)),
+    ("logaddexp -inf", lambda m, x: _np_of(m).logaddexp(x * 0 - np.inf, x)),
     ("log1mexp", lambda m, x: m.log1mexp(m.relu(x) + 0.5)),
     ("softmax", lambda m, x: m.softmax(x) * np.arange(7.0, dtype=np.float32)),
     ("softmax where", lambda m, x: m.softmax(x, where=np.arange(7) % 3 != 0) * 2.0 ** np.arange(7)),
@@ -256,6 +258,10 @@ GRAD_CASES = [
     ("standardize", lambda m, x: m.standardize(x) * np.arange(7.0, dtype=np.float32)),
     ("hard_tanh", lambda m, x: m.hard_tanh(x)),
 ]
+
+
+def _np_of(m):
+    return jnp if m is jax.nn else wnp
 
 
 def _grad_params() -> list:
