@@ -223,14 +223,13 @@ ATTENTION_CASES = [(label, f, dts) for label, f in ATTENTION for dts in _ATTN_DT
 
 def _attention_params(full: bool) -> list:
     """All cases in both modes under --run-slow; in CI every label once (float32, x64
-    alternating) and every dtype pair once on the plain call and once on a masked one."""
+    alternating) and every other dtype pair once (on one of the first 11 labels)."""
     if full:
         return [(c, x64) for c in ATTENTION_CASES for x64 in (False, True)]
     picked = [((label, f, _ATTN_DTYPES[0]), bool(i % 2)) for i, (label, f) in enumerate(ATTENTION)]
     for i, dts in enumerate(_ATTN_DTYPES[1:]):
-        label, f = ATTENTION[i % 2], ATTENTION[2 + i % 5]
-        picked.append(((label[0], label[1], dts), bool(i % 2)))
-        picked.append(((f[0], f[1], dts), not i % 2))
+        label, f = ATTENTION[(2 * i) % 11]
+        picked.append(((label, f, dts), bool(i % 2)))
     return picked
 
 
@@ -269,7 +268,9 @@ def _half_attention(f, q, k, v, tol) -> None:
 
 
 @pytest.mark.parametrize("x64", [False, True], ids=["x32", "x64"])
-def test_attention_gradient_equals_jax(x64):
+def test_attention_gradient_equals_jax(x64, full):
+    if x64 and not full:
+        pytest.skip("CI runs the x32 gradient (test_attention covers x64); --run-slow runs both")
     rng = np.random.default_rng(2)
     q = rng.normal(size=_BTNH).astype(np.float32)
     k, v = (rng.normal(size=_BSKH).astype(np.float32) for _ in range(2))
