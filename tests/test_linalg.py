@@ -61,6 +61,7 @@ FUNCS = {
     "qr": (lambda m, a: m.linalg.qr(a), ["rect"], [RECT, BRECT]),
     "qr complete": (lambda m, a: m.linalg.qr(a, mode="complete"), ["rect"], [RECT, BRECT]),
     "qr r": (lambda m, a: m.linalg.qr(a, "r"), ["rect"], [BRECT]),
+    "qr raw": (lambda m, a: m.linalg.qr(a, mode="raw"), ["rect"], [RECT, BRECT, (3, 4)]),
     "eigh": (lambda m, a: m.linalg.eigh(a), ["spd"], [SQ, BSQ]),
     "eigh U": (lambda m, a: m.linalg.eigh(a, UPLO="U", symmetrize_input=False), ["spd"], [BSQ]),
     "eigvalsh": (lambda m, a: m.linalg.eigvalsh(a, "U"), ["spd"], [SQ, BSQ]),
@@ -70,9 +71,13 @@ FUNCS = {
     "svd values": (lambda m, a: m.linalg.svd(a, compute_uv=False), ["rect"], [RECT, BRECT]),
     "svd hermitian": (lambda m, a: m.linalg.svd(a, hermitian=True, compute_uv=False), ["spd"],
                       [BSQ]),
+    "svd subset": (lambda m, a: m.linalg.svd(a, False, subset_by_index=(0, 3)), ["rect"],
+                   [RECT, BRECT]),
     "svdvals": (lambda m, a: m.linalg.svdvals(a), ["rect"], [BRECT]),
     "det": (lambda m, a: m.linalg.det(a), ["gen"], [SQ, BSQ, (2, 2), (4, 4), (2, 1, 1)]),
     "slogdet": (lambda m, a: m.linalg.slogdet(a), ["gen"], [SQ, BSQ, (2, 2), (1, 1)]),
+    "slogdet qr": (lambda m, a: m.linalg.slogdet(a, method="qr"), ["gen"],
+                   [SQ, BSQ, (1, 1), (4, 4)]),
     "inv": (lambda m, a: m.linalg.inv(a), ["gen"], [SQ, BSQ]),
     "solve": (lambda m, a, b: m.linalg.solve(a, b), ["gen", "rect"],
               [(SQ, (3, 2)), (BSQ, (3,)), (BSQ, (1, 3, 2)), ((1, 3, 3), (2, 3))]),
@@ -106,6 +111,9 @@ FUNCS = {
                         ["rect"], [RECT]),
     "vector_norm 0": (lambda m, a: m.linalg.vector_norm(a, ord=0, axis=1), ["rect"], [RECT]),
     "vector_norm 0.5": (lambda m, a: m.linalg.vector_norm(a, ord=0.5), ["rect"], [RECT]),
+    "vector_norm -1.5": (lambda m, a: m.linalg.vector_norm(a, ord=-1.5, axis=0), ["rect"],
+                         [RECT]),
+    "norm 2.5": (lambda m, a: m.linalg.norm(a, ord=2.5, axis=-1), ["rect"], [BRECT]),
     "matrix_norm": (lambda m, a: m.linalg.matrix_norm(a), ["rect"], [BRECT]),
     "matrix_norm 1": (lambda m, a: m.linalg.matrix_norm(a, ord=1, keepdims=True), ["rect"],
                       [BRECT]),
@@ -133,10 +141,7 @@ FUNCS = {
 }  # fmt: skip
 
 # (function, dtype) -> reason; these cases are strict xfails.
-KNOWN_MISMATCHES: dict[tuple[str, str], str] = {
-    ("vector_norm 0.5", "int64"): "jax: 1/ord truncated to int64 is INT_MIN and jnp.power with a "
-    "negative integer literal exponent raises (lax.integer_pow); weaktrace.numpy.power computes it",
-}
+KNOWN_MISMATCHES: dict[tuple[str, str], str] = {}
 
 
 def _cases() -> list[tuple[str, str, int]]:
@@ -161,6 +166,10 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
             if c[0][:2] in KNOWN_MISMATCHES else c for c in cases
         ]  # fmt: skip
         metafunc.parametrize("case", params, ids=ids)
+    if "keyword_case" in metafunc.fixturenames:
+        picked = _keyword_params(full_run(metafunc.config))
+        ids = [f"{n}-{d}-{'x64' if x else 'x32'}" for (n, d), x in picked]
+        metafunc.parametrize("keyword_case", picked, ids=ids)
 
 
 def _operands(name: str, dtype: str, index: int) -> list[np.ndarray]:
@@ -302,25 +311,60 @@ def test_linalg_is_a_submodule():
     assert "linalg" not in wnp.__all__  # a module, as jax.numpy.linalg is
 
 
-# -- keyword values weaktrace does not mirror yet (strict xfails: they fail until fixed) --
+# -- keyword values, every one in CI: qr raw (geqrf), slogdet qr, svd subset_by_index, and
+# general vector-norm orders of integers (ord and 1/ord truncate to the integer dtype) --
 
-GAPS = {
-    "qr raw": (lambda m, a: m.linalg.qr(a, mode="raw"),
-               "needs LAPACK geqrf, which only jax._src.lax.linalg exposes; no geqrf primitive "
-               "in weaktrace/core/primitives_linalg.py yet"),
-    "slogdet qr": (lambda m, a: m.linalg.slogdet(a, method="qr"),
-                   "jax's method='qr' uses geqrf's Householder taus (same missing primitive)"),
-    "svd subset_by_index": (lambda m, a: m.linalg.svd(a, subset_by_index=(0, 2)),
-                            "the svd primitive has no subset_by_index param yet"),
+KEYWORD_VALUES = {
+    "qr raw": lambda m, a: m.linalg.qr(a, mode="raw"),
+    "qr raw batch": lambda m, a: m.linalg.qr(a[None], mode="raw"),
+    "slogdet qr": lambda m, a: m.linalg.slogdet(a, method="qr"),
+    "slogdet bad": lambda m, a: m.linalg.slogdet(a, method="cholesky"),
+    "svd subset all": lambda m, a: m.linalg.svd(a, subset_by_index=(0, 4)),
+    "svd subset all values": lambda m, a: m.linalg.svd(a, False, False, subset_by_index=(0, 4)),
+    "svd subset part": lambda m, a: m.linalg.svd(a, full_matrices=False, subset_by_index=(0, 2)),
+    "svd subset beyond": lambda m, a: m.linalg.svd(a, False, subset_by_index=(0, 9)),
+    "svd subset full": lambda m, a: m.linalg.svd(a, subset_by_index=(1, 3)),
+    "svd subset hermitian": lambda m, a: m.linalg.svd(a, hermitian=True, subset_by_index=(0, 2)),
+    "svd subset hermitian all": lambda m, a: m.linalg.svd(a, hermitian=True,
+                                                          subset_by_index=(0, 4)),
+    "vector_norm 0.5": lambda m, a: m.linalg.vector_norm(a, ord=0.5),
+    "vector_norm 1e-3": lambda m, a: m.linalg.vector_norm(a, ord=1e-3, axis=1),
+    "vector_norm 2.5": lambda m, a: m.linalg.vector_norm(a, ord=2.5),
+    "vector_norm -1": lambda m, a: m.linalg.vector_norm(a, ord=-1),
+    "vector_norm -1.5": lambda m, a: m.linalg.vector_norm(a, ord=-1.5),
+    "norm 0.5": lambda m, a: m.linalg.norm(a, ord=0.5, axis=0),
 }  # fmt: skip
+KEYWORD_DTYPES = ("int8", "int32", "int64", "uint8", "uint64", "bool", "float32", "complex64")
+KEYWORD_CASES = [(n, d) for n in KEYWORD_VALUES for d in KEYWORD_DTYPES]
 
 
-@pytest.mark.parametrize(
-    "name", [pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=r)) for n, (_, r)
-             in GAPS.items()]
-)  # fmt: skip
-def test_unmirrored_keywords(name):
-    """weaktrace raises NotImplementedError where jax computes a result."""
-    f = GAPS[name][0]
-    a = _matrix("float32", (4, 4), "gen", 0)
-    check(lambda x: f(wnp, x), lambda x: f(jnp, x), a, context=name)
+def _keyword_params(full: bool) -> list:
+    """All (name, dtype) pairs in both modes under --run-slow; in CI each name once with
+    a float32 or complex64 operand and once with an integer or bool one, x64 alternating."""
+    if full:
+        return [(c, x64) for c in KEYWORD_CASES for x64 in (False, True)]
+    ints = ("int8", "int32", "int64", "uint8", "uint64", "bool")
+    picked = []
+    for i, name in enumerate(KEYWORD_VALUES):
+        picked.append(((name, ("float32", "complex64")[i % 2]), bool(i % 2)))
+        picked.append(((name, ints[i % len(ints)]), not i % 2))
+    return picked
+
+
+def test_keyword_values(keyword_case):
+    """Each keyword value against jax (results, or the same kind of error: complex
+    slogdet qr, subsets CPU kernels do not compute, negative integer powers)."""
+    (name, dtype), x64 = keyword_case
+    f = KEYWORD_VALUES[name]
+    a = _matrix(dtype, (4, 4), "gen", 0)
+    with jax.enable_x64(x64):
+        check(lambda x: f(wnp, x), lambda x: f(jnp, x), a, context=name, **_tol(dtype))
+
+
+def test_slogdet_qr_sign_counts_reflections():
+    """A permutation matrix: geqrf reflects, so the sign comes from the taus."""
+    a = np.eye(4, dtype=np.float32)[[1, 0, 3, 2]]
+    sign, logdet = wnp.linalg.slogdet(a, method="qr")
+    want = jnp.linalg.slogdet(a, method="qr")
+    assert float(sign) == float(want.sign) == 1.0
+    np.testing.assert_allclose(logdet, want.logabsdet, atol=1e-6)

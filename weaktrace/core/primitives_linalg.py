@@ -7,7 +7,7 @@ refuses them while tracing) and keeps its operand's weak flag on the outputs of 
 operand's dtype, as jax's shape rules do. Real outputs of complex operands
 (eigenvalues of ``eigh``, singular values) take the matching real dtype.
 
-The multi-output ones (``lu``, ``qr``, ``eigh``, ``svd``, ``eig``) are
+The multi-output ones (``lu``, ``qr``, ``geqrf``, ``eigh``, ``svd``, ``eig``) are
 ``multiple_results`` primitives; ``solve`` is jax.lax.linalg's LU solve with its
 custom linear-solve gradient (``rules_linalg.py``).
 """
@@ -67,6 +67,16 @@ def _qr(x: AbstractValue, *, full_matrices: bool) -> list[AbstractValue]:
 
 
 qr_p = _def("qr", _qr, multiple_results=True)
+
+
+def _geqrf(x: AbstractValue) -> list[AbstractValue]:
+    """LAPACK's geqrf: R in the upper triangle, the Householder reflectors below it, and
+    their ``min(m, n)`` scale factors (taus), all of x's dtype and weak flag."""
+    m, n = _matrix("geqrf", x)
+    return [x, _make((*x.shape[:-2], min(m, n)), x[1], x[2])]
+
+
+geqrf_p = _def("geqrf", _geqrf, multiple_results=True)
 
 
 def _eigh(x: AbstractValue, *, lower: bool, symmetrize_input: bool) -> list[AbstractValue]:

@@ -11,6 +11,7 @@ from weaktrace.lowering import (  # noqa: F401
     rules_lax,
     rules_linalg,
     rules_math,
+    rules_nn,
     rules_random,
     rules_scatter,
     rules_special,

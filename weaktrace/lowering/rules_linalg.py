@@ -13,6 +13,7 @@ from typing import Any
 
 import jax
 from jax import lax
+from jax._src.lax.linalg import geqrf as _lax_geqrf  # jax.lax.linalg does not export it
 from jax.lax import linalg as lax_linalg
 
 from weaktrace.core import primitives_linalg as L
@@ -38,6 +39,7 @@ _register(L.cholesky_p, lambda x, *, symmetrize_input: lax_linalg.cholesky(
     x, symmetrize_input=symmetrize_input))  # fmt: skip
 _register(L.lu_p, lambda x: list(lax_linalg.lu(x)))
 _register(L.qr_p, lambda x, *, full_matrices: list(lax_linalg.qr(x, full_matrices=full_matrices)))
+_register(L.geqrf_p, lambda x: list(_lax_geqrf(x)))
 _register(L.eigh_p, lambda x, *, lower, symmetrize_input: list(lax_linalg.eigh(
     x, lower=lower, symmetrize_input=symmetrize_input)))  # fmt: skip
 _register(L.svd_p, _svd)

@@ -7,6 +7,7 @@ compiled weaktrace function equal jax's, custom JVPs included."""
 
 from __future__ import annotations
 
+from weaktrace.nn import attention as _attention  # noqa: F401  (registers its export)
 from weaktrace.nn import initializers as initializers
 from weaktrace.nn.functions import EXPORTS
 

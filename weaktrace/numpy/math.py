@@ -18,6 +18,7 @@ import ml_dtypes
 import numpy as np
 
 from weaktrace.core import primitives_math as M
+from weaktrace.core import primitives_nn as N
 from weaktrace.dtypes.registry import by_name
 from weaktrace.errors import OperandTypeError
 from weaktrace.numpy import ufuncs as U
@@ -368,33 +369,12 @@ def allclose(a: Any, b: Any, rtol: Any = 1e-05, atol: Any = 1e-08, equal_nan: bo
 
 
 def _logaddexp(name: str, x1: Any, x2: Any, base2: bool) -> Any:
-    """``jax._src.lax.other.logaddexp{,2}`` after promote_args_inexact."""
+    """``jax.numpy.logaddexp{,2}``: promote_args_inexact, then ``lax.other.logaddexp{,2}``
+    as one primitive, so that its derivative is jax's custom JVP (``exp(x - out)``: 0.5
+    for each operand where they are equal) rather than the composition's."""
     b = context(x1, x2)
     x1, x2 = promote_args(b, name, (x1, x2), "inexact")
-    amax = emit(P.max_p, x1, x2)
-    inv_ln2 = const_like(amax, 1 / np.log(2))
-    exp = P.exp2_p if base2 else P.exp_p
-
-    def scaled(v: Tracer) -> Tracer:
-        return emit(P.mul_p, inv_ln2, v) if base2 else v
-
-    if kind(x1) == "f":
-        delta = emit(P.sub_p, x1, x2)
-        tail = emit(P.log1p_p, emit(exp, emit(P.neg_p, emit(P.abs_p, delta))))
-        out = emit(P.add_p, amax, scaled(tail))
-        return U.select(b, emit(P.ne_p, delta, delta), emit(P.add_p, x1, x2), out)
-    delta = emit(P.sub_p, emit(P.add_p, x1, x2), emit(P.mul_p, amax, const_like(amax, 2)))
-    out = emit(P.add_p, amax, scaled(emit(P.log1p_p, emit(exp, delta))))
-    period = np.pi / np.log(2) if base2 else np.pi
-    return emit(P.complex_p, emit(P.real_p, out), _wrap_between(emit(P.imag_p, out), period))
-
-
-def _wrap_between(x: Tracer, a: float) -> Tracer:
-    """``lax.other._wrap_between``: x wrapped into [-a, a]."""
-    two_a, zero = const_like(x, 2 * a), const_like(x, 0)
-    rem = emit(P.rem_p, emit(P.add_p, x, const_like(x, a)), two_a)
-    rem = emit(P.select_n_p, emit(P.lt_p, rem, zero), rem, emit(P.add_p, rem, two_a))
-    return emit(P.sub_p, rem, const_like(x, a))
+    return emit(N.logaddexp2_p if base2 else N.logaddexp_p, x1, x2)
 
 
 def _ufunc_keywords(name: str, out: Any, where: Any) -> None:

@@ -98,15 +98,16 @@ def cholesky(a: Any, *, upper: bool = False, symmetrize_input: bool = True) -> A
 
 @export
 def qr(a: Any, mode: str = "reduced") -> Any:
-    """``jax.numpy.linalg.qr``: modes "reduced", "complete" and "r" ("raw" needs
-    LAPACK's geqrf, which weaktrace does not bind yet)."""
+    """``jax.numpy.linalg.qr``: modes "reduced", "complete", "r" and "raw" (LAPACK's
+    geqrf: the reflectors and R, transposed to ``(..., n, m)``, and the taus)."""
     (a,) = _inexact("qr", a)
     if mode in ("reduced", "r", "full"):
         full = False
     elif mode == "complete":
         full = True
     elif mode == "raw":
-        raise NotImplementedError("weaktrace.numpy.linalg.qr(mode='raw') is not mirrored yet")
+        h, taus = a.ctx.emit_n(L.geqrf_p, (a,), {})
+        return QRResult(h.mT, taus)
     else:
         raise OperandValueError(f"Unsupported QR decomposition mode '{mode}'")
     q, r = a.ctx.emit_n(L.qr_p, (a,), {"full_matrices": full})
@@ -171,13 +172,31 @@ def _hermitian_svd(a: Any, compute_uv: bool) -> Any:
     return SVDResult(u, s, vh)
 
 
+def _svd_subset(a: Any, subset: tuple[int, int] | None, full_matrices: bool) -> None:
+    """jax's rules for ``subset_by_index``: with full matrices it must be the whole
+    range (ValueError); CPU kernels compute the whole range only (NotImplementedError,
+    as jax raises when it lowers); the whole range is the plain SVD."""
+    if subset is None:
+        return
+    if a.aval.ndim < 2:
+        return  # the svd primitive reports the shape
+    start, stop = (operator.index(i) for i in subset)
+    rank = builtins.min(a.aval[0][-2:])
+    if full_matrices and (start, stop) != (0, rank):
+        raise OperandValueError("full_matrices and subset_by_index cannot both be set")
+    if (start, stop) != (0, rank):
+        raise NotImplementedError(
+            "svd(subset_by_index=...) is computed on TPU only: jax's CPU and GPU kernels "
+            f"compute all {rank} singular values, so only subset_by_index=(0, {rank}) works"
+        )
+
+
 @export
 def svd(a: Any, full_matrices: bool = True, compute_uv: bool = True, hermitian: bool = False,
         subset_by_index: tuple[int, int] | None = None) -> Any:  # fmt: skip
     """``jax.numpy.linalg.svd``: ``(U, S, Vh)``, or the singular values alone."""
-    if subset_by_index is not None:
-        raise NotImplementedError("svd(subset_by_index=...) is not mirrored yet")
     (a,) = _inexact("svd", a)
+    _svd_subset(a, subset_by_index, full_matrices and not hermitian)
     if hermitian:
         return _hermitian_svd(a, compute_uv)
     params = {"full_matrices": bool(full_matrices), "compute_uv": bool(compute_uv)}
@@ -222,6 +241,21 @@ def _slogdet_lu(a: Any) -> tuple[Any, Any]:
     return sign, ufuncs.real(logdet)
 
 
+def _slogdet_qr(a: Any) -> tuple[Any, Any]:
+    """``jax._src.numpy.linalg._slogdet_qr``: the R diagonal's signs and logs, times -1
+    for each Householder reflection made (a nonzero tau among the first n - 1)."""
+    if kind(a) == "c":
+        raise NotImplementedError("slogdet method='qr' not implemented for complex inputs")
+    n = a.aval[0][-1]
+    b = a.ctx
+    h, taus = b.emit_n(L.geqrf_p, (a,), {})
+    diag = _diag(h)
+    logdet = reductions.sum(ufuncs.log(ufuncs.abs(diag)), axis=-1)
+    sign = reductions.prod(ufuncs.sign(diag), axis=-1)
+    flips = ufuncs.where(ufuncs.not_equal(taus[..., : n - 1], 0), -1, 1)
+    return sign * convert(b, reductions.prod(flips, axis=-1), sign.aval[1], False), logdet
+
+
 @export
 def slogdet(a: Any, *, method: str | None = None) -> Any:
     """``jax.numpy.linalg.slogdet``: ``(sign, logabsdet)``; 1x1 and 2x2 analytically."""
@@ -231,7 +265,7 @@ def slogdet(a: Any, *, method: str | None = None) -> Any:
         raise OperandValueError(f"Unknown slogdet method '{method}'. Supported methods "
                                 "are 'lu' (`None`), and 'qr'.")  # fmt: skip
     if method == "qr":
-        raise NotImplementedError("slogdet(method='qr') is not mirrored yet (needs geqrf)")
+        return SlogdetResult(*_slogdet_qr(a))
     if n in (1, 2):
         d = a[..., 0, 0] if n == 1 else a[..., 0, 0] * a[..., 1, 1] - a[..., 0, 1] * a[..., 1, 0]
         return SlogdetResult(ufuncs.sign(d), ufuncs.real(ufuncs.log(ufuncs.abs(d))))

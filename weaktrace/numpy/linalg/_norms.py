@@ -14,7 +14,12 @@ from typing import Any
 
 import numpy as np
 
-from weaktrace.errors import OperandTypeError, OperandValueError, ShapeError
+from weaktrace.errors import (
+    ArgumentOverflowError,
+    OperandTypeError,
+    OperandValueError,
+    ShapeError,
+)
 from weaktrace.numpy import contractions, reductions, shapes, ufuncs
 from weaktrace.numpy._core import P, axis_arg, const_like, context, convert, lit, promote
 from weaktrace.numpy.linalg._decompositions import _diag, _eps, _inexact, inv, operand_, solve, svd
@@ -53,11 +58,29 @@ def vector_norm(x: Any, /, *, axis: int | tuple[int, ...] | None = None, keepdim
     if isinstance(ord, str):
         raise OperandValueError(f"Invalid order '{ord}' for vector norm.")
     abs_x = ufuncs.abs(x)
+    if abs_x.aval[1].kind in "iu":
+        return _integer_vector_norm(abs_x, ord, axis, keepdims)
     ord_c = const_like(abs_x, ord)  # lax._const: ord in abs_x's dtype (ints truncate)
     with np.errstate(all="ignore"):
         inv = 1.0 / np.asarray(ord_c.var.value)
     out = reductions.sum(ufuncs.power(abs_x, ord_c), axis=axis, keepdims=keepdims)
     return ufuncs.power(out, const_like(abs_x, inv))
+
+
+def _integer_vector_norm(abs_x: Any, ord: Any, axis: Any, keepdims: bool) -> Any:
+    """jax's general ``ord`` on integers: ``lax._const`` makes ord and 1/ord concrete
+    numpy integers of x's dtype (truncated; a negative ord is out of range for unsigned
+    dtypes), and jnp.power takes a concrete integer exponent to ``integer_pow``, which
+    refuses negative powers of integers (ord 0.5 gives 1/0, cast to a negative integer)."""
+    dt = abs_x.aval[1].numpy
+    try:
+        ord_c = np.array(ord, dt)
+    except OverflowError as err:
+        raise ArgumentOverflowError(f"vector_norm: ord={ord!r} does not fit {dt}: {err}") from None
+    with np.errstate(all="ignore"):
+        inv = np.array(1.0 / ord_c, dt)
+    out = reductions.sum(ufuncs.power(abs_x, ord_c[()]), axis=axis, keepdims=keepdims)
+    return ufuncs.power(out, inv[()])
 
 
 def _moveaxes_last(x: Any, axes: tuple[int, int]) -> Any:
