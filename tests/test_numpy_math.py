@@ -304,3 +304,26 @@ def test_array_of_weak_list_is_strong(name):
     ours = wt.trace(lambda x: getattr(wnp, name)([x, x])).trace(2.0).out_avals
     theirs = jax.make_jaxpr(lambda x: getattr(jnp, name)([x, x]))(2.0).out_avals[0]
     assert ours.weak_type == theirs.weak_type
+
+
+# -- eager power with a concrete integer exponent (weaktrace/core/eager_jit.py) ----------
+# jnp.power branches on a concrete integer exponent (integer_pow; a negative one is an
+# error for integer bases). An eager call compiled whole would see the exponent traced.
+@pytest.mark.parametrize("dtype", ["int32", "uint8", "float32", "bool"])
+@pytest.mark.parametrize("y", [-2, -1, 0, 1, 3, np.int32(-1), np.int8(2), True])
+def test_eager_power_with_concrete_integer_exponent(dtype, y):
+    x = jnp.asarray(np.array([1, 2, 3]).astype(dtype))
+
+    def outcome(fn):
+        try:
+            out = fn(x, y)
+        except TypeError as err:
+            return type(err).__mro__[-3:], None
+        return np.asarray(out).dtype, np.asarray(out).tolist()
+
+    theirs = outcome(jnp.power)
+    ours = outcome(wnp.power)
+    if theirs[1] is None:
+        assert ours[1] is None, f"jax raises, weaktrace gives {ours}"
+    else:
+        assert ours == theirs

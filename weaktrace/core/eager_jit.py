@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 import jax
+import numpy as np
 
 from weaktrace.core.operands import abstractify
 from weaktrace.core.program import make_program
@@ -109,8 +110,18 @@ STATIC_NAMES = frozenset(
         "sparse",
         "indexing",
         "weak_type",
+        "is_causal",
+        "local_window_size",
+        "implementation",
+        "return_residual",
+        "subset_by_index",
     }
 )
+# Mirrors whose result depends on whether a scalar argument is concrete, as jax.numpy's
+# (``power(x, 2)`` is integer_pow, and ``power(int_array, -1)`` an error, only for a
+# concrete exponent): an eager call with a Python or numpy integer argument runs
+# uncompiled, where that scalar stays concrete.
+CONCRETE_SCALARS = frozenset({"power", "pow"})
 ENABLED = True  # compile eager calls (False: primitive by primitive, for comparisons)
 GIVE_UP = 3  # fallbacks after which a function is no longer compiled
 
@@ -125,6 +136,7 @@ class EagerJit:
     def __init__(self, fn: Callable[..., Any]) -> None:
         self.fn = fn
         self.failures = 0
+        self.scalar_sensitive = getattr(fn, "__name__", "") in CONCRETE_SCALARS
         try:
             params = inspect.signature(fn).parameters
         except (TypeError, ValueError):
@@ -169,6 +181,10 @@ class EagerJit:
 
     def __call__(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """The compiled result, or `FALLBACK` when this call must run eagerly."""
+        if self.scalar_sensitive and any(
+            isinstance(a, int | np.integer) for a in (*args, *kwargs.values())
+        ):
+            return FALLBACK
         try:
             return self.jitted(*args, **kwargs) if kwargs else self.jitted(*args)
         except _NotArrays:
