@@ -38,6 +38,7 @@ from weaktrace.numpy import (  # noqa: F401  (each module exports its functions)
     sorting,
     statistics,
     ufuncs,
+    vectorizing,
     windows,
 )
 from weaktrace.numpy._core import EXPORTS
