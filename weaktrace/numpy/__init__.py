@@ -37,6 +37,7 @@ from weaktrace.numpy import (  # noqa: F401  (each module exports its functions)
     shapes,
     sorting,
     statistics,
+    ufunc_api,
     ufuncs,
     vectorizing,
     windows,

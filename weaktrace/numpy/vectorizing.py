@@ -142,7 +142,7 @@ def _run(func: Callable[..., Any], args: list[Any], in_dims: list[CoreDims],
 
     def body(carry: Any, xs: dict[int, Any]) -> Any:
         full = [xs[i] if i in xs else statics[i] for i in range(len(args))]
-        return carry, func(*full)
+        return carry, to_jax(func(*full))
 
     _, ys = scan(body, (), scanned)
     return _tree.tree_map(lambda y: N.reshape(y, (*lead, *_shape(y)[1:])), ys)
