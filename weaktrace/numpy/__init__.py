@@ -34,6 +34,7 @@ from weaktrace.numpy import (  # noqa: F401  (each module exports its functions)
     rearrange,
     reductions,
     sets,
+    sets_more,
     shapes,
     sorting,
     statistics,
