@@ -488,6 +488,30 @@ def _calls() -> list[Call]:
         ("ogrid", lambda xnp: xnp.ogrid[0:2, 1:4:2], [()]),
         ("r_", lambda xnp, x, y: xnp.r_[x, y, 0:2], [("jax_u16", "jax_bf16")]),
         ("c_", lambda xnp, x, y: xnp.c_[x, y], [("jax_u16", "jax_bf16")]),
+        # vectorize, ufuncs, set operations and bits (vectorizing.py, ufunc_api.py,
+        # sets_more.py, functional.py)
+        ("vectorize", lambda xnp, x, y: xnp.vectorize(lambda u, v: u * v - 1)(x, y),
+         [("jax_f32", "jax_u16"), ("jax_i8", "py_float"), ("jax_weak_f", "jax_weak_i")]),
+        ("vectorize", lambda xnp, x: xnp.vectorize(lambda r: xnp.sum(r), signature="(n)->()")(x),
+         [("jax_i8",), ("jax_bf16",)]),
+        ("piecewise", lambda xnp, x: xnp.piecewise(x, [x < 0, x > 1], [lambda v: v * 2, 0.5, 7]),
+         [("jax_f32",), ("jax_i8",), ("jax_weak_f",), ("py_float",)]),
+        ("frompyfunc", lambda xnp, x: xnp.frompyfunc(lambda a, b: a + b, 2, 1, identity=0)
+         .reduce(x, axis=0), [("jax_i8",), ("jax_weak_f",), ("jax_bool",)]),
+        ("frompyfunc", lambda xnp, x: xnp.frompyfunc(lambda a, b: a * b, 2, 1)
+         .accumulate(x, axis=1), [("jax_f32",), ("np_i32",)]),
+        ("ufunc", lambda xnp, x, y: xnp.ufunc(lambda a, b: a - b, 2, 1).outer(x, y),
+         [("jax_u16", "jax_bf16"), ("py_int", "jax_f16")]),
+        ("ufunc", lambda xnp, x, y: xnp.ufunc(lambda a, b: a + b, 2, 1)
+         .at(x, jnp.asarray([0, 2, 2]), y, inplace=False), [("jax_u16", "py_int"),
+                                                            ("jax_bf16", "py_float")]),
+        ("intersect1d", lambda xnp, x, y: xnp.intersect1d(x, y, size=3, return_indices=True),
+         [("jax_i8", "np_i32"), ("jax_u16", "jax_weak_i"), ("py_int", "jax_i8")]),
+        ("setxor1d", lambda xnp, x, y: xnp.setxor1d(x, y, size=4),
+         [("jax_i8", "np_i32"), ("jax_f32", "jax_weak_f"), ("py_int", "jax_u16")]),
+        ("unpackbits", lambda xnp, x: xnp.unpackbits(x, count=5), [("np_u8_scalar",)]),
+        ("unpackbits", lambda xnp: xnp.unpackbits(jnp.asarray(np.array([[3, 200]], np.uint8)),
+                                                  axis=1, bitorder="little"), [()]),
     ]  # fmt: skip
     for name, fn, input_sets in special:
         calls += [Call(f"{name}({','.join(ins)})#{i}", name, fn, ins)
