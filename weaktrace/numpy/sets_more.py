@@ -15,8 +15,8 @@ from weaktrace.core.promotion import convert
 from weaktrace.numpy import indexed_update as U
 from weaktrace.numpy._core import (
     BOOL,
-    N,
     Context,
+    N,
     Tracer,
     context,
     export,
@@ -32,7 +32,7 @@ def _int(b: Context) -> Any:
     return b.policy.user_dtype(int)
 
 
-def _full(b: Context, value: Any, dt: Any, n: int) -> Tracer:
+def _full(b: Context, value: Any, dt: Any, n: int) -> Any:
     return N.broadcast_to(lit(b, value, dt), (n,))
 
 
@@ -40,7 +40,7 @@ def at_empty(b: Context) -> Tracer:
     return _full(b, 0, _int(b), 0)
 
 
-def _unique_padded(b: Context, x: Tracer) -> tuple[Tracer, Tracer, Tracer]:
+def _unique_padded(b: Context, x: Tracer) -> tuple[Any, Any, Any]:
     """The sorted unique values of a 1-d x in x.size slots (padding after them), the
     index of each one's first occurrence, and their count (jax's size=x.size unique)."""
     n = x.aval.shape[0]
@@ -88,6 +88,7 @@ def intersect1d(ar1: Any, ar2: Any, assume_unique: bool = False, return_indices:
     x1, x2 = _inputs(b, "intersect1d", ar1, ar2)
     s1, s2 = x1.aval.shape[0], x2.aval.shape[0]
     int_ = _int(b)
+    n1: Any
     if assume_unique:
         u1, u2, n1 = x1, x2, lit(b, s1, int_, True)
         arr = N.concatenate([x1, x2])

@@ -26,10 +26,10 @@ from weaktrace.ir.values import AbstractValue
 from weaktrace.lax.control import fori_loop, scan
 from weaktrace.numpy import indexed_update as U
 from weaktrace.numpy._core import (
-    N,
     Context,
-    alias,
+    N,
     Tracer,
+    alias,
     axis_arg,
     context,
     dtype_of,
@@ -67,7 +67,7 @@ def _np(dt: Any) -> Any:
     return dt.numpy
 
 
-class ufunc:  # noqa: N801 (jax.numpy's name)
+class ufunc:
     """``jax.numpy.ufunc``: a universal function of `nin` inputs and `nout` outputs
     made from `func` (which acts on 0-d arrays), with numpy's ufunc methods.
 
@@ -179,8 +179,7 @@ class ufunc:  # noqa: N801 (jax.numpy's name)
         if x.aval.shape[0] == 0:
             if initial is None:
                 raise OperandValueError(
-                    f"zero-size array to reduction operation {self.__name__} which has no "
-                    "identity"
+                    f"zero-size array to reduction operation {self.__name__} which has no identity"
                 )
             return _out(b, N.full(final, initial, dt))
         xs, ws = (to_jax(x), to_jax(w)) if b.eager else (x, w)
@@ -313,11 +312,13 @@ class ufunc:  # noqa: N801 (jax.numpy's name)
 
         def body(i: Any, acc: Any) -> Any:
             row = N.take(xs, N.expand_dims(i, (0,)), axis=ax)
-            return to_jax(N.where(N.logical_and(N.greater(i, los), N.less(i, his)), self(acc, row), acc))
+            return to_jax(
+                N.where(N.logical_and(N.greater(i, los), N.less(i, his)), self(acc, row), acc)
+            )
 
         return _out(b, fori_loop(0, n, body, _out(b, first)))
 
-    def outer(self, A: Any, B: Any, /) -> Any:  # noqa: N803 (jax's names)
+    def outer(self, A: Any, B: Any, /) -> Any:
         """The ufunc on every pair of elements of `A` and `B`, of shape
         ``(*A.shape, *B.shape)`` (``jnp.ufunc.outer``)."""
         self._binary("outer")

@@ -27,8 +27,8 @@ from weaktrace.numpy._core import N, context, export, operand, result_shape, to_
 
 _tree = jax.tree_util
 _NAME = r"\w+"
-_ARG = r"\((?:{0}(?:,{0})*)?\)".format(_NAME)
-_SIG = re.compile(r"^{0}(?:,{0})*->{0}(?:,{0})*$".format(_ARG))
+_ARG = rf"\((?:{_NAME}(?:,{_NAME})*)?\)"
+_SIG = re.compile(rf"^{_ARG}(?:,{_ARG})*->{_ARG}(?:,{_ARG})*$")
 
 CoreDims = tuple[str, ...]
 
@@ -74,8 +74,7 @@ def _checked(func: Callable[..., Any], sizes: dict[str, int], out_dims: list[Cor
         out = func(*args)
         if len(out_dims) > 1 and not isinstance(out, tuple):
             raise OperandTypeError(
-                f"output must be a tuple when multiple outputs are expected, got: {out!r}\n"
-                f"{where}"
+                f"output must be a tuple when multiple outputs are expected, got: {out!r}\n{where}"
             )
         outs = out if isinstance(out, tuple) else (out,)
         if len(outs) != len(out_dims):
@@ -91,8 +90,10 @@ def _checked(func: Callable[..., Any], sizes: dict[str, int], out_dims: list[Cor
     return run
 
 
-def _apply_excluded(func: Callable[..., Any], excluded: Collection[int | str],
-                    args: Sequence[Any], kwargs: dict[str, Any]) -> tuple[Any, list[Any], Any]:  # fmt: skip
+def _apply_excluded(
+    func: Callable[..., Any], excluded: Collection[int | str], args: Sequence[Any],
+    kwargs: dict[str, Any],
+) -> tuple[Any, list[Any], Any]:  # fmt: skip
     """`func` with the excluded positional and keyword arguments bound."""
     if not excluded:
         return func, list(args), kwargs
