@@ -215,7 +215,7 @@ def _case_id(c: Any) -> str:
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "case" in metafunc.fixturenames:
-        cases = with_x64(CASES, 45, full_run(metafunc.config))
+        cases = with_x64(CASES, 30, full_run(metafunc.config))
         marks = [
             pytest.param(c, marks=pytest.mark.xfail(strict=True, reason=KNOWN_MISMATCHES[key]))
             if (key := (c[0][0], c[0][3])) in KNOWN_MISMATCHES
@@ -279,7 +279,7 @@ def _same(got: Any, want: Any) -> None:
 
 @pytest.mark.parametrize(
     ("label", "f", "kinds"),
-    [(label, f, ks) for i, (label, f) in enumerate(EAGER) for ks in EAGER_KINDS[i % 3 :: 3]],
+    [(label, f, EAGER_KINDS[i % len(EAGER_KINDS)]) for i, (label, f) in enumerate(EAGER)],
 )
 def test_data_dependent_size(label: str, f: Fn, kinds: tuple[str, str]) -> None:
     a = jnp.asarray(operand(kinds[0], (6,), 1, repeats=True))
@@ -352,15 +352,20 @@ def test_numpy_policy(kinds: tuple[str, str]) -> None:
     a, b = _np_value(kinds[0], S23, 1), _np_value(kinds[1], S3, 2)
     pol = wt.policy("numpy")
     with np.errstate(all="ignore"):
-        want = np.vectorize(lambda u, v: u * v + 1)(a, b)
+        want = a * b + 1  # numpy's own promotion (NEP 50: Python scalars weak)
         inter = np.intersect1d(a, b)
         xor = np.setxor1d(a, b)
     got = wt.trace(lambda p, q: wnp.vectorize(lambda u, v: u * v + 1)(p, q), policy=pol)
     out = got.trace(a, b).out_avals
     assert (out.shape, out.dtype) == (want.shape, want.dtype)
     n, m = inter.size, xor.size
-    sets = wt.trace(lambda p, q: (wnp.intersect1d(p, q, size=n), wnp.setxor1d(p, q, size=m)),
-                    policy=pol)  # fmt: skip
+    sets = wt.trace(
+        lambda p, q: (
+            wnp.intersect1d(p, q, size=n, fill_value=0),
+            wnp.setxor1d(p, q, size=m, fill_value=0),
+        ),
+        policy=pol,
+    )
     ia, xa = sets.trace(a, b).out_avals
     assert (ia.shape, ia.dtype, xa.shape, xa.dtype) == (inter.shape, inter.dtype, xor.shape,
                                                         xor.dtype)  # fmt: skip
