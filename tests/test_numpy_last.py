@@ -215,7 +215,7 @@ def _case_id(c: Any) -> str:
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "case" in metafunc.fixturenames:
-        cases = with_x64(CASES, 30, full_run(metafunc.config))
+        cases = with_x64(CASES, 20, full_run(metafunc.config))
         marks = [
             pytest.param(c, marks=pytest.mark.xfail(strict=True, reason=KNOWN_MISMATCHES[key]))
             if (key := (c[0][0], c[0][3])) in KNOWN_MISMATCHES
