@@ -314,6 +314,14 @@ def _nonzero(xnp: Any, y: Any) -> Any:
     return xnp.where(xnp.equal(y, 0), 1, y)
 
 
+_IN1: list[tuple[str, ...]] = [("jax_f32",), ("jax_i8",), ("jax_weak_f",), ("jax_bf16",)]
+_IN2: list[tuple[str, ...]] = [
+    ("jax_f32", "np_f64"),
+    ("jax_i8", "jax_u16"),
+    ("jax_weak_f", "py_int"),
+]
+
+
 def _calls() -> list[Call]:
     calls = [Call(f"{n}({i})", n, _one(n), (i,)) for n in _ONE_ARRAY for i in _UNARY_INPUTS]
     calls += [
@@ -488,6 +496,91 @@ def _calls() -> list[Call]:
         ("ogrid", lambda xnp: xnp.ogrid[0:2, 1:4:2], [()]),
         ("r_", lambda xnp, x, y: xnp.r_[x, y, 0:2], [("jax_u16", "jax_bf16")]),
         ("c_", lambda xnp, x, y: xnp.c_[x, y], [("jax_u16", "jax_bf16")]),
+        # vectorize, ufuncs, set operations and bits (vectorizing.py, ufunc_api.py,
+        # sets_more.py, functional.py)
+        ("vectorize", lambda xnp, x, y: xnp.vectorize(lambda u, v: u * v - 1)(x, y),
+         [("jax_f32", "jax_u16"), ("jax_i8", "py_float"), ("jax_weak_f", "jax_weak_i")]),
+        ("vectorize", lambda xnp, x: xnp.vectorize(lambda r: xnp.sum(r), signature="(n)->()")(x),
+         [("jax_i8",), ("jax_bf16",)]),
+        ("piecewise", lambda xnp, x: xnp.piecewise(x, [x < 0, x > 1], [lambda v: v * 2, 0.5, 7]),
+         [("jax_f32",), ("jax_i8",), ("jax_weak_f",), ("py_float",)]),
+        ("frompyfunc", lambda xnp, x: xnp.frompyfunc(lambda a, b: a + b, 2, 1, identity=0)
+         .reduce(x, axis=0), [("jax_i8",), ("jax_weak_f",), ("jax_bool",)]),
+        ("frompyfunc", lambda xnp, x: xnp.frompyfunc(lambda a, b: a * b, 2, 1)
+         .accumulate(x, axis=1), [("jax_f32",), ("np_i32",)]),
+        ("ufunc", lambda xnp, x, y: xnp.ufunc(lambda a, b: a - b, 2, 1).outer(x, y),
+         [("jax_u16", "jax_bf16"), ("py_int", "jax_f16")]),
+        ("ufunc", lambda xnp, x, y: xnp.ufunc(lambda a, b: a + b, 2, 1)
+         .at(x, jnp.asarray([0, 2, 2]), y, inplace=False), [("jax_u16", "py_int"),
+                                                            ("jax_bf16", "py_float")]),
+        ("intersect1d", lambda xnp, x, y: xnp.intersect1d(x, y, size=3, return_indices=True),
+         [("jax_i8", "np_i32"), ("jax_u16", "jax_weak_i"), ("py_int", "jax_i8")]),
+        ("setxor1d", lambda xnp, x, y: xnp.setxor1d(x, y, size=4),
+         [("jax_i8", "np_i32"), ("jax_f32", "jax_weak_f"), ("py_int", "jax_u16")]),
+        ("unpackbits", lambda xnp, x: xnp.unpackbits(x, count=5), [("np_u8_scalar",)]),
+        ("unpackbits", lambda xnp: xnp.unpackbits(jnp.asarray(np.array([[3, 200]], np.uint8)),
+                                                  axis=1, bitorder="little"), [()]),
+        # more unary and binary functions, on a spread of inputs
+        ("acos", lambda xnp, x: xnp.acos(x), _IN1),
+        ("asin", lambda xnp, x: xnp.asin(x), _IN1),
+        ("atan", lambda xnp, x: xnp.atan(x), _IN1),
+        ("asinh", lambda xnp, x: xnp.asinh(x), _IN1),
+        ("arcsinh", lambda xnp, x: xnp.arcsinh(x), _IN1),
+        ("angle", lambda xnp, x: xnp.angle(x), _IN1),
+        ("deg2rad", lambda xnp, x: xnp.deg2rad(x), _IN1),
+        ("degrees", lambda xnp, x: xnp.degrees(x), _IN1),
+        ("rad2deg", lambda xnp, x: xnp.rad2deg(x), _IN1),
+        ("radians", lambda xnp, x: xnp.radians(x), _IN1),
+        ("fabs", lambda xnp, x: xnp.fabs(x), _IN1),
+        ("rint", lambda xnp, x: xnp.rint(x), _IN1),
+        ("signbit", lambda xnp, x: xnp.signbit(x), _IN1),
+        ("sinc", lambda xnp, x: xnp.sinc(x), _IN1),
+        ("isneginf", lambda xnp, x: xnp.isneginf(x), _IN1),
+        ("isposinf", lambda xnp, x: xnp.isposinf(x), _IN1),
+        ("isreal", lambda xnp, x: xnp.isreal(x), _IN1),
+        ("iscomplex", lambda xnp, x: xnp.iscomplex(x), _IN1),
+        ("nan_to_num", lambda xnp, x: xnp.nan_to_num(x), _IN1),
+        ("cumsum", lambda xnp, x: xnp.cumsum(x), _IN1),
+        ("cumprod", lambda xnp, x: xnp.cumprod(x), _IN1),
+        ("cumulative_sum", lambda xnp, x: xnp.cumulative_sum(x), _IN1),
+        ("nancumsum", lambda xnp, x: xnp.nancumsum(x), _IN1),
+        ("nansum", lambda xnp, x: xnp.nansum(x), _IN1),
+        ("nanmax", lambda xnp, x: xnp.nanmax(x), _IN1),
+        ("nanmin", lambda xnp, x: xnp.nanmin(x), _IN1),
+        ("nanmean", lambda xnp, x: xnp.nanmean(x), _IN1),
+        ("amax", lambda xnp, x: xnp.amax(x), _IN1),
+        ("amin", lambda xnp, x: xnp.amin(x), _IN1),
+        ("ptp", lambda xnp, x: xnp.ptp(x), _IN1),
+        ("std", lambda xnp, x: xnp.std(x), _IN1),
+        ("var", lambda xnp, x: xnp.var(x), _IN1),
+        ("median", lambda xnp, x: xnp.median(x), _IN1),
+        ("count_nonzero", lambda xnp, x: xnp.count_nonzero(x), _IN1),
+        ("sort", lambda xnp, x: xnp.sort(x), _IN1),
+        ("argsort", lambda xnp, x: xnp.argsort(x), _IN1),
+        ("ediff1d", lambda xnp, x: xnp.ediff1d(x), _IN1),
+        ("around", lambda xnp, x: xnp.around(x), _IN1),
+        ("i0", lambda xnp, x: xnp.i0(x), _IN1),
+        ("spacing", lambda xnp, x: xnp.spacing(x), _IN1),
+        ("atan2", lambda xnp, x, y: xnp.atan2(x, y), _IN2),
+        ("copysign", lambda xnp, x, y: xnp.copysign(x, y), _IN2),
+        ("fmax", lambda xnp, x, y: xnp.fmax(x, y), _IN2),
+        ("fmin", lambda xnp, x, y: xnp.fmin(x, y), _IN2),
+        ("hypot", lambda xnp, x, y: xnp.hypot(x, y), _IN2),
+        ("logaddexp", lambda xnp, x, y: xnp.logaddexp(x, y), _IN2),
+        ("nextafter", lambda xnp, x, y: xnp.nextafter(x, y), _IN2),
+        ("heaviside", lambda xnp, x, y: xnp.heaviside(x, y), _IN2),
+        ("isclose", lambda xnp, x, y: xnp.isclose(x, y), _IN2),
+        ("inner", lambda xnp, x, y: xnp.inner(x, y), _IN2),
+        ("outer", lambda xnp, x, y: xnp.outer(x, y), _IN2),
+        ("kron", lambda xnp, x, y: xnp.kron(x, y), _IN2),
+        ("vdot", lambda xnp, x, y: xnp.vdot(x, y), _IN2),
+        ("polyadd", lambda xnp, x, y: xnp.polyadd(x, y), _IN2),
+        ("polysub", lambda xnp, x, y: xnp.polysub(x, y), _IN2),
+        ("polymul", lambda xnp, x, y: xnp.polymul(x, y), _IN2),
+        ("float_power", lambda xnp, x, y: xnp.float_power(x, y), _IN2),
+        ("array_equal", lambda xnp, x, y: xnp.array_equal(x, y), _IN2),
+        ("array_equiv", lambda xnp, x, y: xnp.array_equiv(x, y), _IN2),
+        ("isin", lambda xnp, x, y: xnp.isin(x, y), _IN2),
     ]  # fmt: skip
     for name, fn, input_sets in special:
         calls += [Call(f"{name}({','.join(ins)})#{i}", name, fn, ins)
@@ -640,6 +733,21 @@ KNOWN_MISMATCHES: dict[str, Known] = {
         recognise=lambda op, ops, x64: (
             not x64 and op in ("full", "full_like") and _big_python_int(ops)
         ),
+    ),
+    "polymul_of_a_scalar": Known(
+        reason=(
+            "jnp.polymul with a 0-d operand raises TypeError (len() of unsized object); "
+            "weaktrace raises a bare IndexError (tuple index out of range) from its shape "
+            "handling (weaktrace/numpy/polynomials.py polymul: no 0-d check)"
+        ),
+        repro=Call(
+            "polymul(jax_f32,py_int)",
+            "polymul",
+            lambda xnp, x, y: xnp.polymul(x, y),
+            ("jax_f32", "py_int"),
+        ),
+        x64=False,
+        recognise=lambda op, ops, x64: op == "polymul" and any(np.ndim(v) == 0 for v in ops),
     ),
 }
 

@@ -34,10 +34,13 @@ from weaktrace.numpy import (  # noqa: F401  (each module exports its functions)
     rearrange,
     reductions,
     sets,
+    sets_more,
     shapes,
     sorting,
     statistics,
+    ufunc_api,
     ufuncs,
+    vectorizing,
     windows,
 )
 from weaktrace.numpy._core import EXPORTS

@@ -94,3 +94,40 @@ def packbits(a: Any, axis: int | None = None, bitorder: str = "big") -> Any:
     arr = reshape(arr, (*arr.shape[:-1], arr.shape[-1] // 8, 8))
     packed = astype(sum_(left_shift(arr, bits), -1), "uint8")
     return swapaxes(packed, axis, -1)
+
+
+@export
+def unpackbits(a: Any, axis: int | None = None, count: int | None = None,
+               bitorder: str = "big") -> Any:  # fmt: skip
+    """``jax.numpy.unpackbits``: each uint8 of `a` as eight 0/1 uint8 values along
+    `axis` (flattened by default), most significant first for ``bitorder="big"``;
+    `count` keeps that many bits (padding with zeros) or drops ``-count`` from the end."""
+    from weaktrace.numpy.creation import arange, astype
+    from weaktrace.numpy.manipulation import swapaxes
+    from weaktrace.numpy.padding import pad
+    from weaktrace.numpy.shapes import expand_dims, ravel, reshape
+    from weaktrace.numpy.ufuncs import bitwise_and, greater, left_shift
+
+    b = context(a)
+    x = operand(a, b)
+    if x.aval[1].name != "uint8":
+        raise OperandTypeError("Expected an input array of unsigned byte data type")
+    if bitorder not in ("little", "big"):
+        raise ValueError("'order' must be either 'little' or 'big'")
+    bits = left_shift(operand(1, b), arange(8, dtype="uint8"))
+    if bitorder == "big":
+        bits = bits[::-1]
+    if axis is None:
+        x, axis = ravel(x), 0
+    x = swapaxes(x, axis, -1)
+    nd = x.aval.ndim
+    hit = greater(bitwise_and(expand_dims(x, -1), expand_dims(bits, tuple(range(nd)))), 0)
+    out = astype(hit, "uint8")
+    out = reshape(out, (*out.aval.shape[:-2], -1))
+    if count is not None:
+        n = out.aval.shape[-1]
+        if count > n:
+            out = pad(out, [*([(0, 0)] * (out.aval.ndim - 1)), (0, count - n)])
+        else:
+            out = out[..., :count]
+    return swapaxes(out, axis, -1)
