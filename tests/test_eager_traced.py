@@ -734,21 +734,6 @@ KNOWN_MISMATCHES: dict[str, Known] = {
             not x64 and op in ("full", "full_like") and _big_python_int(ops)
         ),
     ),
-    "polymul_of_a_scalar": Known(
-        reason=(
-            "jnp.polymul with a 0-d operand raises TypeError (len() of unsized object); "
-            "weaktrace raises a bare IndexError (tuple index out of range) from its shape "
-            "handling (weaktrace/numpy/polynomials.py polymul: no 0-d check)"
-        ),
-        repro=Call(
-            "polymul(jax_f32,py_int)",
-            "polymul",
-            lambda xnp, x, y: xnp.polymul(x, y),
-            ("jax_f32", "py_int"),
-        ),
-        x64=False,
-        recognise=lambda op, ops, x64: op == "polymul" and any(np.ndim(v) == 0 for v in ops),
-    ),
 }
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from weaktrace.errors import InvalidInputError, ShapeError
+from weaktrace.errors import InvalidInputError, OperandTypeError, ShapeError
 from weaktrace.numpy._core import N, Tracer, context, export, operand, promote
 from weaktrace.numpy.gathers import _concrete
 
@@ -23,6 +23,11 @@ def _static_int(v: Any, what: str) -> int:
 
 
 def _len(x: Any) -> int:
+    if not x.aval[0]:  # jnp calls len() on it: a TypeError
+        raise OperandTypeError(
+            f"a polynomial's coefficients must be a 1-d array, got a 0-d {x.aval}; "
+            "wrap a constant polynomial as a one-element array, e.g. jnp.atleast_1d(c)."
+        )
     return int(x.aval[0][0])
 
 
