@@ -7,7 +7,7 @@ jax's dimension-number records, enums and static shape helpers are re-exported."
 
 from __future__ import annotations
 
-from weaktrace.lax import control, control_more, ops, ops_more, windows
+from weaktrace.lax import control, control_more, extra, ops, ops_more, windows
 
 globals().update(ops.EXPORTS)
 globals().update(ops_more.EXPORTS)
@@ -16,6 +16,7 @@ globals().update(windows.EXPORTS)
 globals().update(windows.DATA)
 globals().update(control.EXPORTS)
 globals().update(control_more.EXPORTS)
+globals().update(extra.EXPORTS)
 __all__ = sorted(
     {
         *ops.EXPORTS,
@@ -25,5 +26,6 @@ __all__ = sorted(
         *windows.DATA,
         *control.EXPORTS,
         *control_more.EXPORTS,
+        *extra.EXPORTS,
     }
 )

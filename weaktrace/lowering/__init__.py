@@ -9,6 +9,7 @@ from weaktrace.lowering import (  # noqa: F401
     rules_cumulative,
     rules_fft,
     rules_lax,
+    rules_lax_extra,
     rules_linalg,
     rules_math,
     rules_random,
