@@ -10,6 +10,7 @@ from weaktrace.lowering import (  # noqa: F401
     rules_fft,
     rules_lax,
     rules_lax_extra,
+    rules_lax_linalg,
     rules_linalg,
     rules_math,
     rules_random,
