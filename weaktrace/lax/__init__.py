@@ -8,7 +8,7 @@ jax's dimension-number records, enums and static shape helpers are re-exported."
 
 from __future__ import annotations
 
-from weaktrace.lax import control, control_more, extra, ops, ops_more, windows
+from weaktrace.lax import control, control_more, extra, ops, ops_more, solves, windows
 from weaktrace.lax import linalg as linalg  # the jax.lax.linalg submodule
 
 globals().update(ops.EXPORTS)
@@ -19,6 +19,7 @@ globals().update(windows.DATA)
 globals().update(control.EXPORTS)
 globals().update(control_more.EXPORTS)
 globals().update(extra.EXPORTS)
+globals().update(solves.EXPORTS)
 __all__ = sorted(
     {
         *ops.EXPORTS,
@@ -29,5 +30,6 @@ __all__ = sorted(
         *control.EXPORTS,
         *control_more.EXPORTS,
         *extra.EXPORTS,
+        *solves.EXPORTS,
     }
 )

@@ -15,6 +15,7 @@ from weaktrace.lowering import (  # noqa: F401
     rules_math,
     rules_random,
     rules_scatter,
+    rules_solve,
     rules_special,
     rules_window,
 )
