@@ -22,6 +22,10 @@ from weaktrace.ir.values import AbstractValue, abstract_eval_rules
 _make = AbstractValue.make
 _D = registry.by_name
 _INT32 = _D("int32")
+_RNG_UNIFORM = frozenset(
+    _D(n) for n in ("int32", "int64", "uint32", "uint64", "float16", "bfloat16", "float32",
+                    "float64")
+)  # fmt: skip
 _UINTS = frozenset(_D(n) for n in ("uint8", "uint16", "uint32", "uint64"))
 
 
@@ -67,8 +71,12 @@ def _rng_uniform(a: AbstractValue, b: AbstractValue, *, shape: tuple[int, ...]) 
         )
     if a.shape or b.shape:
         raise ShapeError(f"Arguments to rng_uniform must be scalars; got {a.shape}, {b.shape}.")
-    if a[1].kind not in "iuf":
-        raise OperandTypeError(f"rng_uniform needs integer or floating bounds, got {a[1]}")
+    if a[1] not in _RNG_UNIFORM:
+        raise OperandTypeError(
+            f"rng_uniform does not accept dtype {a[1]}: XLA's CPU generator takes "
+            f"{', '.join(sorted(d.name for d in _RNG_UNIFORM))} (jax's lowering aborts the "
+            "process on the others)"
+        )
     return [_make(shape, a[1], a[2] and b[2])]
 
 
