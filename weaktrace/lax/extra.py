@@ -108,7 +108,7 @@ def shape_as_value(shape: Sequence[int]) -> Any:
     int32 when every size fits, as jax's; an empty shape: a jax array of length 0)."""
     dims = tuple(operator.index(d) for d in shape)
     big = any(d > np.iinfo(np.int32).max for d in dims)
-    dt = np.int64 if big and jax.config.read("jax_enable_x64") else np.int32
+    dt = np.int64 if big else np.int32  # numpy data: x64 does not apply
     if not dims:
         return to_jax(ops.full((0,), np.array(0, dtype=dt)))
     return np.asarray(dims, dtype=dt)
