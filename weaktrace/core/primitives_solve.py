@@ -26,8 +26,8 @@ def _custom_root(*ops: AbstractValue, f_program: Program, solve_program: Program
     guess = list(ops[n:])
     _expect("custom_root f inputs", list(ops[: counts[0]]) + guess, _in_avals(f_program))
     _expect("custom_root f outputs", _out_avals(f_program), guess)
-    _expect("custom_root solve outputs", _out_avals(solve_program), guess)
-    _expect("custom_root tangent_solve outputs", _out_avals(tangent_program), guess)
+    # jax checks neither solve's nor tangent_solve's output types: the result is
+    # whatever solve returns (jax.grad then fails where the types do not fit).
     return _out_avals(solve_program)
 
 
