@@ -9,17 +9,16 @@ loop settles on; a strong carry whose dtype the library would change is an error
 Every sweep is generated; CI runs a deterministic sample (``full`` runs all), x64
 off and on, eager and traced (tests/mirror_harness.py ``check``)."""
 
+# ruff: noqa: B023  (every lambda made in a loop is called within that iteration)
 from __future__ import annotations
 
 import itertools
 import random
-import warnings
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
-import torch
 from jax import lax
 from jax.lax import linalg as jlinalg
 from jax.sharding import SingleDeviceSharding
@@ -63,7 +62,10 @@ OPS = {  # name -> (fn(module, x), shape of x); x runs over DTYPES and a Python 
     "approx noagg": (lambda m, x: m.approx_max_k(x, 3, aggregate_to_topk=False), (2, 300)),
     "stage": (lambda m, x: (m.stage(x), m.stage(2.0), m.stage(np.int8(3))), (3,)),
     "with_sharding_constraint": (lambda m, x: m.with_sharding_constraint((x, 1), _SH), (3,)),
-    "patches": (lambda m, x: m.conv_general_dilated_patches(x, (2, 3), (1, 1), "SAME"), (2, 3, 5, 6)),
+    "patches": (
+        lambda m, x: m.conv_general_dilated_patches(x, (2, 3), (1, 1), "SAME"),
+        (2, 3, 5, 6),
+    ),
     "patches nhwc": (
         lambda m, x: m.conv_general_dilated_patches(
             x, (2, 2), (2, 1), "VALID", dimension_numbers=("NHWC", "HWIO", "NHWC")
@@ -256,8 +258,15 @@ def test_linalg_matches_jax_lax_linalg(full, x64):
                 continue  # test_known_mismatches
             fn = LINALG[name]
             x = _spd(dt)
-            check(lambda a: fn(wlax.linalg, wlax, a), lambda a: fn(jlinalg, lax, a), x,
-                  rtol=2e-3, atol=2e-3, values="schur" not in name, context=f"{name} {dt}")  # fmt: skip
+            check(
+                lambda a: fn(wlax.linalg, wlax, a),
+                lambda a: fn(jlinalg, lax, a),
+                x,
+                rtol=2e-3,
+                atol=2e-3,
+                values="schur" not in name,
+                context=f"{name} {dt}",
+            )
 
 
 @pytest.mark.parametrize("x64", X64)
@@ -473,9 +482,12 @@ def _batching_case(rng: random.Random):
 @pytest.mark.parametrize("x64", X64)
 def test_gather_scatter_with_batching_dims_match_jax(full, x64):
     rng = random.Random(12)
-    cases = [(_batching_case(rng), mode, op)
-             for _ in range(12) for mode in [None, "clip", "fill"]
-             for op in ["gather", "scatter", "scatter_add", "scatter_max", "scatter_apply"]]  # fmt: skip
+    cases = [
+        (_batching_case(rng), mode, op)
+        for _ in range(12)
+        for mode in [None, "clip", "fill"]
+        for op in ["gather", "scatter", "scatter_add", "scatter_max", "scatter_apply"]
+    ]
     with jax.enable_x64(x64):
         for (shape, obd, sbd, smap, idx), mode, op in sample(cases, 6, full, "batching"):
             x = arr("float32", shape, -3, 9)
@@ -502,7 +514,7 @@ def test_gather_scatter_with_batching_dims_match_jax(full, x64):
                                                      update_shape=ushape, mode=mode),
                      x, idx, context=ctx)  # fmt: skip
             else:
-                both(lambda m, a, i, u: getattr(m, op)(a, i, u, sdn, mode=mode, unique_indices=False),
+                both(lambda m, a, i, u: getattr(m, op)(a, i, u, sdn, mode=mode),
                      x, idx, upd, context=ctx)  # fmt: skip
             del nidx
 
@@ -511,8 +523,13 @@ def test_gather_scatter_with_batching_dims_match_jax(full, x64):
 def test_batched_gather_gradient_matches_jax(x64):
     x = arr("float32", (3, 4), seed=1)
     idx = np.array([[[1], [3]], [[0], [0]], [[2], [5]]], np.int32)
-    dn = lax.GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(1,), start_index_map=(1,),
-                                    operand_batching_dims=(0,), start_indices_batching_dims=(0,))  # fmt: skip
+    dn = lax.GatherDimensionNumbers(
+        offset_dims=(),
+        collapsed_slice_dims=(1,),
+        start_index_map=(1,),
+        operand_batching_dims=(0,),
+        start_indices_batching_dims=(0,),
+    )
     with jax.enable_x64(x64):
         for mode in ["clip", "fill"]:
             f = wt.trace(lambda a: wlax.gather(a, idx, dn, (1, 1), mode=mode))
@@ -522,7 +539,12 @@ def test_batched_gather_gradient_matches_jax(x64):
 
 
 def test_batching_dims_size_mismatch_raises_as_jax():
-    dn = lax.GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(1,), start_index_map=(1,),
-                                    operand_batching_dims=(0,), start_indices_batching_dims=(0,))  # fmt: skip
+    dn = lax.GatherDimensionNumbers(
+        offset_dims=(),
+        collapsed_slice_dims=(1,),
+        start_index_map=(1,),
+        operand_batching_dims=(0,),
+        start_indices_batching_dims=(0,),
+    )
     both(lambda m, a, i: m.gather(a, i, dn, (1, 1)), np.ones((2, 4), np.float32),
          np.zeros((3, 1, 1), np.int32), context="batch size mismatch")  # fmt: skip
