@@ -32,6 +32,7 @@ API_MODULES: list[tuple[str, str]] = [
     ("weaktrace.numpy.linalg", "weaktrace.numpy.linalg"),
     ("weaktrace.numpy.fft", "weaktrace.numpy.fft"),
     ("weaktrace.lax", "weaktrace.lax: the jax.lax mirror"),
+    ("weaktrace.lax.linalg", "weaktrace.lax.linalg: the jax.lax.linalg mirror"),
     ("weaktrace.nn", "weaktrace.nn: the jax.nn mirror"),
     ("weaktrace.random", "weaktrace.random: the jax.random mirror"),
     ("weaktrace.scipy.special", "weaktrace.scipy.special: the jax.scipy.special mirror"),

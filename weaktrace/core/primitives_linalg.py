@@ -49,10 +49,10 @@ cholesky_p = _def("cholesky", _cholesky)
 def _lu(x: AbstractValue) -> list[AbstractValue]:
     m, n = _matrix("lu", x)
     batch = x.shape[:-2]
-    return [
+    return [  # the integer outputs keep x's weak flag, as jax's lu_p
         x,
-        _make((*batch, min(m, n)), _INT32, False),
-        _make((*batch, m), _INT32, False),
+        _make((*batch, min(m, n)), _INT32, x[2]),
+        _make((*batch, m), _INT32, x[2]),
     ]
 
 

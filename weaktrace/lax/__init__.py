@@ -2,12 +2,14 @@
 names, signatures and no-promotion rules (``ops``, ``ops_more``), convolutions and
 reductions with a computation (``windows``), and control flow (cond, switch,
 while_loop, fori_loop, scan, map, associative_scan), whose bodies and branches are
-traced once to sub-programs and lower onto jax.lax's own control flow (``control``).
+traced once to sub-programs and lower onto jax.lax's own control flow (``control``),
+and the ``linalg`` submodule (jax.lax.linalg).
 jax's dimension-number records, enums and static shape helpers are re-exported."""
 
 from __future__ import annotations
 
-from weaktrace.lax import control, control_more, ops, ops_more, windows
+from weaktrace.lax import control, control_more, extra, ops, ops_more, solves, windows
+from weaktrace.lax import linalg as linalg  # the jax.lax.linalg submodule
 
 globals().update(ops.EXPORTS)
 globals().update(ops_more.EXPORTS)
@@ -16,6 +18,8 @@ globals().update(windows.EXPORTS)
 globals().update(windows.DATA)
 globals().update(control.EXPORTS)
 globals().update(control_more.EXPORTS)
+globals().update(extra.EXPORTS)
+globals().update(solves.EXPORTS)
 __all__ = sorted(
     {
         *ops.EXPORTS,
@@ -25,5 +29,7 @@ __all__ = sorted(
         *windows.DATA,
         *control.EXPORTS,
         *control_more.EXPORTS,
+        *extra.EXPORTS,
+        *solves.EXPORTS,
     }
 )

@@ -7,6 +7,15 @@ weakly typed initial carry whose body changes its dtype is converted to
 whose shape or dtype the body changes is an error (weak flags may differ). Where jax
 raises, weaktrace's error also names the source line in the body that produced the
 carry's new type; `explain` lists each weak-init promotion with that line.
+
+Under the numpy and torch policies the mechanism is the same, with the policy's own
+types: Python scalars enter weakly (NEP 50 and torch's wrapped numbers), so a Python
+scalar initial carry becomes ``policy.result(init, body output)`` (the dtype numpy's
+or torch's own Python loop settles on, e.g. ``0`` carried through ``c + float32``
+becomes float32) and the body is traced again; a strong initial carry whose dtype
+the policy's promotion changes (``int32 + float32`` is float64 under numpy) is a
+CarryTypeError rather than the silent dtype change the library's Python loop would
+make. Branches of cond/switch must give equal dtypes under every policy.
 """
 
 from __future__ import annotations

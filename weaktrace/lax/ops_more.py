@@ -25,6 +25,7 @@ from weaktrace.core.operands import context, operand
 from weaktrace.core.primitives_bitcast import bitcast_convert_type_p
 from weaktrace.core.program import make_program
 from weaktrace.core.promotion import bind, convert, lit
+from weaktrace.core.trace import Tracer
 from weaktrace.errors import OperandTypeError
 from weaktrace.ir.values import AbstractValue
 from weaktrace.lax import ops
@@ -312,9 +313,33 @@ def _mode(mode: Any) -> str:
     return _MODE_NAMES[_jlax.GatherScatterMode.from_any(mode)]
 
 
-def _no_batching(dn: Any, *fields: str) -> None:
-    if any(tuple(getattr(dn, f, ())) for f in fields):
-        raise NotImplementedError(f"weaktrace.lax: {', '.join(fields)} are not supported yet")
+def _batched_indices(x: Tracer, idx: Tracer, operand_dims: Sequence[int],
+                     index_dims: Sequence[int], what: str) -> Tracer:  # fmt: skip
+    """Batching dims as XLA expands them: each operand batching dim b (paired with the
+    indices' batch dim s) becomes one more start-index component, the iota along s,
+    so that b is indexed (and collapsed) at the position of the index batch."""
+    ob, ib = tuple(map(int, operand_dims)), tuple(map(int, index_dims))
+    if len(ob) != len(ib):
+        raise TypeError(
+            f"{what}: operand_batching_dims and the indices' batching dims must have the same "
+            f"length, got {ob} and {ib}"
+        )
+    shape = idx.aval[0]
+    for b, i in zip(ob, ib, strict=True):
+        if not 0 <= i < len(shape) - 1 or not 0 <= b < x.aval.ndim:
+            raise TypeError(f"{what}: batching dims {ob}, {ib} are out of range")
+        if x.aval[0][b] != shape[i]:
+            raise TypeError(
+                f"{what}: operand batching dim {b} of size {x.aval[0][b]} does not match the "
+                f"indices' batching dim {i} of size {shape[i]}"
+            )
+    if not ob:
+        return idx
+    dt, out = idx.aval[1], [idx]
+    ones = (*shape[:-1], 1)
+    for i in ib:
+        out.append(operand(ops.broadcasted_iota(dt.numpy, ones, i), x.ctx))
+    return ops.concatenate(out, len(shape) - 1)
 
 
 @export
@@ -329,13 +354,15 @@ def gather(
     mode: Any = None,
     fill_value: Any = None,
 ) -> Any:
-    """``jax.lax.gather`` (no batching dims)."""
+    """``jax.lax.gather``; batching dims become iota start indices (as XLA expands
+    them)."""
     ctx, (x, idx) = _ops(operand_, start_indices)
-    _no_batching(dimension_numbers, "operand_batching_dims", "start_indices_batching_dims")
+    ob = tuple(map(int, dimension_numbers.operand_batching_dims))
+    idx = _batched_indices(x, idx, ob, dimension_numbers.start_indices_batching_dims, "gather")
     dn = P.GatherDims(
         tuple(dimension_numbers.offset_dims),
-        tuple(dimension_numbers.collapsed_slice_dims),
-        tuple(dimension_numbers.start_index_map),
+        tuple(sorted((*dimension_numbers.collapsed_slice_dims, *ob))),
+        (*dimension_numbers.start_index_map, *ob),
     )
     m = "promise_in_bounds" if mode is None else _mode(mode)  # jax's gather default
     sizes = tuple(operator.index(s) for s in slice_sizes)
@@ -352,13 +379,16 @@ def gather(
     )
 
 
-def _sdims(dn: Any) -> S.ScatterDims:
-    _no_batching(dn, "operand_batching_dims", "scatter_indices_batching_dims")
-    return S.ScatterDims(
+def _sdims(dn: Any, x: Tracer, idx: Tracer) -> tuple[S.ScatterDims, Tracer]:
+    """Scatter dimension numbers and indices, batching dims expanded as gather's."""
+    ob = tuple(map(int, dn.operand_batching_dims))
+    idx = _batched_indices(x, idx, ob, dn.scatter_indices_batching_dims, "scatter")
+    dims = S.ScatterDims(
         tuple(dn.update_window_dims),
-        tuple(dn.inserted_window_dims),
-        tuple(dn.scatter_dims_to_operand_dims),
+        tuple(sorted((*dn.inserted_window_dims, *ob))),
+        (*dn.scatter_dims_to_operand_dims, *ob),
     )
+    return dims, idx
 
 
 def _scatter(name: str, prim: Any) -> Callable[..., Any]:
@@ -373,8 +403,9 @@ def _scatter(name: str, prim: Any) -> Callable[..., Any]:
         mode: Any = None,
     ) -> Any:
         ctx, (x, idx, u) = _ops(operand_, scatter_indices, updates)
+        dims, idx = _sdims(dimension_numbers, x, idx)
         params = {
-            "dimension_numbers": _sdims(dimension_numbers),
+            "dimension_numbers": dims,
             "indices_are_sorted": bool(indices_are_sorted),
             "unique_indices": bool(unique_indices),
             "mode": _mode(mode),
@@ -406,6 +437,7 @@ def scatter_apply(
 ) -> Any:
     """``jax.lax.scatter_apply``: func applied to each indexed element."""
     ctx, (x, idx) = _ops(operand_, scatter_indices)
+    dims, idx = _sdims(dimension_numbers, x, idx)
     scalar = AbstractValue.make((), x.aval[1], x.aval[2])
     made = make_program(func, [scalar], ctx.policy, nested=not ctx.eager)
     if made.captures or len(made.out_avals) != 1:
@@ -414,7 +446,7 @@ def scatter_apply(
             "(it cannot close over traced values)"
         )
     params = {
-        "dimension_numbers": _sdims(dimension_numbers),
+        "dimension_numbers": dims,
         "update_shape": tuple(map(operator.index, update_shape)),
         "program": made.program,
         "policy": ctx.policy,

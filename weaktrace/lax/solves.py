@@ -1,0 +1,213 @@
+"""``custom_root``, ``custom_linear_solve``, ``composite`` and ``platform_dependent``.
+
+The functions they take are traced once to sub-programs, as jax traces them to
+jaxprs: custom_root's solve is traced as ``solve(f, initial_guess)`` with the user's
+f (as jax's ``partial(solve, f)``), its tangent_solve as ``tangent_solve(g, y)``
+where g is the linearization of f jax computes when the program runs (a
+``linear_call`` of the sub-program); custom_linear_solve's solve gets the user's
+matvec and its transpose_solve the transposed matvec jax computes (or matvec itself
+when symmetric). They lower onto jax.lax.custom_root / custom_linear_solve with the
+sub-programs evaluated as jax functions, so values and jax.grad are jax's. Output
+types are jax's: custom_root gives solve's, custom_linear_solve gives b's.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from typing import Any
+
+import jax
+
+from weaktrace.core.mirror import exporter
+from weaktrace.core.operands import context, operand, to_jax
+from weaktrace.core.primitives_control import typematch
+from weaktrace.core.primitives_solve import (
+    composite_p,
+    custom_root_p,
+    linear_call_p,
+    linear_solve_p,
+)
+from weaktrace.core.program import Made, make_program
+from weaktrace.core.promotion import lit
+from weaktrace.core.trace import Context, Tracer
+from weaktrace.dtypes.registry import by_name
+from weaktrace.errors import CarryTypeError
+from weaktrace.ir.values import AbstractValue
+from weaktrace.lax.control import _switch
+
+_tree = jax.tree_util
+EXPORTS: dict[str, Callable[..., Any]] = {}
+export = exporter(EXPORTS)
+_SLOTS = itertools.count()
+
+
+def _trace(ctx: Context, fun: Callable[..., Any], avals: list[AbstractValue]) -> Made:
+    return make_program(fun, avals, ctx.policy, nested=not ctx.eager)
+
+
+def _leaves(ctx: Context, value: Any) -> tuple[list[Tracer], Any]:
+    leaves, tree = _tree.tree_flatten(value)
+    return [operand(v, ctx) for v in leaves], tree
+
+
+def _result(ctx: Context, tree: Any, outs: list[Tracer]) -> Any:
+    value = _tree.tree_unflatten(tree, outs)
+    return to_jax(value) if ctx.eager else value
+
+
+def _check(what: str, made: Made, tree: Any, avals: list[AbstractValue]) -> None:
+    """jax's _check_tree_and_avals: the same pytree, shapes and dtypes (weak flags may
+    differ)."""
+    if made.out_tree != tree:
+        raise TypeError(f"{what} must produce the same pytree as its input: {made.out_tree} "
+                        f"vs {tree}")  # fmt: skip
+    if len(made.out_avals) != len(avals) or not all(map(typematch, made.out_avals, avals)):
+        raise CarryTypeError(
+            f"{what} must produce outputs of the input's shapes and dtypes: "
+            f"{[str(a) for a in made.out_avals]} vs {[str(a) for a in avals]}"
+        )
+
+
+def _linear_fn(tree: Any, in_avals: list[AbstractValue], out_tree: Any,
+               out_avals: list[AbstractValue]) -> Callable[..., Any]:  # fmt: skip
+    """The stand-in for a function jax provides when the program runs: a pytree like
+    `tree` (of in_avals' shapes and dtypes) in, a pytree like `out_tree` out."""
+    slot = next(_SLOTS)
+
+    def fn(x: Any) -> Any:
+        leaves, got = _tree.tree_flatten(x)
+        if got != tree:
+            raise TypeError(f"the linear function takes a pytree {tree}, got {got}")
+        ctx = context(*leaves)
+        ins = tuple(operand(v, ctx) for v in leaves)
+        if not all(typematch(t.aval, a) for t, a in zip(ins, in_avals, strict=True)):
+            raise ValueError(  # jax's error for tangents of another type than the primal
+                "linearized function called on tangent values inconsistent with the original "
+                f"primal values: got {[str(t.aval) for t in ins]}, expected "
+                f"{[str(a) for a in in_avals]}"
+            )
+        outs = ctx.emit_n(linear_call_p, ins, {"slot": slot, "out_avals": tuple(out_avals)})
+        return _tree.tree_unflatten(out_tree, outs)
+
+    return fn
+
+
+@export
+def custom_root(f: Callable[[Any], Any], initial_guess: Any,
+                solve: Callable[[Callable[[Any], Any], Any], Any],
+                tangent_solve: Callable[[Callable[[Any], Any], Any], Any],
+                has_aux: bool = False) -> Any:  # fmt: skip
+    """``jax.lax.custom_root``: solve(f, initial_guess), differentiated by the
+    implicit function theorem with tangent_solve."""
+    if has_aux:
+        raise NotImplementedError("weaktrace.lax.custom_root: has_aux=True is not supported yet")
+    ctx = context(*_tree.tree_leaves(initial_guess))
+    guess, tree = _leaves(ctx, (initial_guess,))
+    avals = [g.aval for g in guess]
+    unpack = lambda a: _tree.tree_unflatten(tree, a)[0]  # noqa: E731
+    fm = _trace(ctx, lambda *a: f(unpack(a)), avals)
+    inner = _tree.tree_structure(initial_guess)
+    _check("f", fm, inner, avals)
+    sm = _trace(ctx, lambda *a: solve(f, unpack(a)), avals)  # unchecked, as jax
+    g = _linear_fn(inner, avals, fm.out_tree, fm.out_avals)
+    tm = _trace(ctx, lambda *a: tangent_solve(g, _tree.tree_unflatten(fm.out_tree, a)),
+                fm.out_avals)  # fmt: skip
+    params = {"f_program": fm.program, "solve_program": sm.program,
+              "tangent_program": tm.program,
+              "counts": (len(fm.captures), len(sm.captures), len(tm.captures))}  # fmt: skip
+    ins = (*fm.captures, *sm.captures, *tm.captures, *guess)
+    return _result(ctx, sm.out_tree, ctx.emit_n(custom_root_p, ins, params))
+
+
+@export
+def custom_linear_solve(matvec: Callable[[Any], Any], b: Any,
+                        solve: Callable[[Callable[[Any], Any], Any], Any],
+                        transpose_solve: Callable[[Callable[[Any], Any], Any], Any] | None = None,
+                        symmetric: bool = False, has_aux: bool = False) -> Any:  # fmt: skip
+    """``jax.lax.custom_linear_solve``: solve(matvec, b), differentiated implicitly
+    (reverse mode needs transpose_solve, or symmetric)."""
+    if has_aux:
+        raise NotImplementedError(
+            "weaktrace.lax.custom_linear_solve: has_aux=True is not supported yet"
+        )
+    ctx = context(*_tree.tree_leaves(b))
+    bs, tree = _leaves(ctx, b)
+    avals = [x.aval for x in bs]
+    unpack = lambda a: _tree.tree_unflatten(tree, a)  # noqa: E731
+    mm = _trace(ctx, lambda *a: matvec(unpack(a)), avals)
+    _check("matvec", mm, tree, avals)
+    sm = _trace(ctx, lambda *a: solve(matvec, unpack(a)), avals)
+    _check("solve", sm, tree, avals)
+    tm = None
+    if transpose_solve is not None:
+        vecmat = matvec if symmetric else _linear_fn(tree, avals, tree, avals)
+        tm = _trace(ctx, lambda *a: transpose_solve(vecmat, unpack(a)), avals)
+        _check("transpose_solve", tm, tree, avals)
+    params = {"matvec_program": mm.program, "solve_program": sm.program,
+              "transpose_program": None if tm is None else tm.program,
+              "counts": (len(mm.captures), len(sm.captures), len(tm.captures) if tm else 0),
+              "symmetric": bool(symmetric)}  # fmt: skip
+    ins = (*mm.captures, *sm.captures, *(tm.captures if tm else ()), *bs)
+    return _result(ctx, tree, ctx.emit_n(linear_solve_p, ins, params))
+
+
+@export
+def composite(decomposition: Callable[..., Any], name: str, version: int = 0) -> Any:
+    """``jax.lax.composite``: a function whose calls are one named composite operation
+    (keyword arguments are its static attributes), decomposed by `decomposition`."""
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        leaves, tree = _tree.tree_flatten(args)
+        ctx = context(*leaves)
+        ins = [operand(v, ctx) for v in leaves]
+        made = _trace(ctx, lambda *a: decomposition(*_tree.tree_unflatten(tree, a), **kwargs),
+                      [t.aval for t in ins])  # fmt: skip
+        params = {"program": made.program, "name": str(name), "version": int(version),
+                  "attributes": tuple(sorted(kwargs.items())),
+                  "num_consts": len(made.captures)}  # fmt: skip
+        outs = ctx.emit_n(composite_p, (*made.captures, *ins), params)
+        return _result(ctx, made.out_tree, outs)
+
+    call.__name__ = call.__qualname__ = getattr(decomposition, "__name__", "composite")
+    return call
+
+
+@export
+def platform_dependent(*args: Any, default: Callable[..., Any] | None = None,
+                       **per_platform: Callable[..., Any]) -> Any:  # fmt: skip
+    """``jax.lax.platform_dependent``: the branch for the platform the program runs on
+    (weaktrace runs on CPU: the "cpu" branch, else default). Traced, every branch is
+    traced and they must agree in type, as jax's switch over platforms requires."""
+    branches: list[Callable[..., Any]] = []
+    platforms: list[list[str]] = []
+    for pname, fn in per_platform.items():
+        if not callable(fn):
+            raise TypeError(f"lax.platform_dependent: the '{pname}' branch must be a callable.")
+        if pname == "gpu":
+            raise ValueError("Use 'cuda' or 'rocm' for lax.platform_dependent.")
+        for ps, b in zip(platforms, branches, strict=True):
+            if b == fn:
+                ps.append(pname)
+                break
+        else:
+            platforms.append([pname])
+            branches.append(fn)
+    if default is not None:
+        if not callable(default):
+            raise TypeError("lax.platform_dependent: the 'default' branch must be a callable.")
+        branches.append(default)
+        platforms.append([])
+    which = next((i for i, ps in enumerate(platforms) if "cpu" in ps), None)
+    if which is None:
+        if default is None:
+            raise NotImplementedError(
+                "platform_dependent: no branch for the cpu platform (weaktrace runs on CPU): "
+                f"give a 'cpu' branch or a default; got {sorted(per_platform)}"
+            )
+        which = len(branches) - 1
+    leaves = _tree.tree_leaves(args)
+    ctx = context(*leaves)
+    if ctx.eager or len(branches) == 1:  # jax: a concrete platform index calls the branch
+        return branches[which](*args)
+    return _switch(ctx, lit(ctx, which, by_name("int32")), branches, args)
