@@ -231,7 +231,7 @@ LINALG = {  # name -> fn(linalg module, lax module, x)
     ),
     "hessenberg": lambda L, m, x: L.hessenberg(x),
     "tridiagonal d e": lambda L, m, x: L.tridiagonal(x)[1:3],
-    "schur T": lambda L, m, x: L.schur(x[0])[0].shape,
+    "schur T": lambda L, m, x: L.schur(x[0])[0],
     "tsolve": lambda L, m, x: L.triangular_solve(x, x[..., :2], left_side=True, lower=True),
     "tsolve right": lambda L, m, x: L.triangular_solve(x, x[..., :2, :], transpose_a=True),
     "householder": lambda L, m, x: L.householder_product(x[0], x[0, 0]),
@@ -251,11 +251,10 @@ LINALG = {  # name -> fn(linalg module, lax module, x)
 @pytest.mark.parametrize("x64", X64)
 def test_linalg_matches_jax_lax_linalg(full, x64):
     dts = ["float32", "float64", "complex64", "int32", "bool", "float16"]
-    cases = sample([(n, d) for n in LINALG for d in dts], 8, full, "linalg")
+    names = [n for n in LINALG if n != "qdwh types"]  # dtypes, not arrays: not for jax.jit
+    cases = sample([(n, d) for n in names for d in dts], 8, full, "linalg")
     with jax.enable_x64(x64):
         for name, dt in cases:
-            if (name.startswith("tsolve"), dt) in KNOWN_MISMATCHES:
-                continue  # test_known_mismatches
             fn = LINALG[name]
             x = _spd(dt)
             check(
@@ -285,19 +284,10 @@ def test_linalg_weak_flags_match_jax(full, x64):
                   values=False, context=name)  # fmt: skip
 
 
-# weaktrace disagrees with jax here (xfail strict: a fix makes them pass, forcing the
-# entry's removal). Root cause: primitives_linalg._triangular_solve refuses half
-# precision (its _matrix check), but jax.lax.linalg.triangular_solve computes it on CPU.
-KNOWN_MISMATCHES = {(True, "float16"), (True, "bfloat16")}
-
-
-@pytest.mark.parametrize(
-    "dt",
-    [pytest.param(dt, marks=pytest.mark.xfail(strict=True, reason="triangular_solve refuses "
-                                              "half precision jax computes"))
-     for _, dt in sorted(KNOWN_MISMATCHES)],
-)  # fmt: skip
-def test_known_mismatches(dt):
+# Regression: triangular_solve once refused half precision that jax's CPU kernel
+# computes (primitives_linalg._matrix).
+@pytest.mark.parametrize("dt", ["float16", "bfloat16"])
+def test_triangular_solve_half_precision(dt):
     fn = LINALG["tsolve"]
     check(lambda a: fn(wlax.linalg, wlax, a), lambda a: fn(jlinalg, lax, a), _spd(dt),
           rtol=2e-2, atol=2e-2, context=f"tsolve {dt}")  # fmt: skip
@@ -682,17 +672,16 @@ def test_branches_under_policies_need_equal_types(lib):
                 assert float(f(p, arg)) == pytest.approx(want, rel=1e-2), (lib, x, other, p)
 
 
-# weaktrace vs numpy itself (xfail strict, removed when fixed). Root cause:
-# weaktrace/dtypes/policies/numpy.py NumpyPolicy.promote resolves a comparison of two
-# weak Python ints with ufunc.resolve_dtypes((int, int, None)), whose loop is numpy's
-# object loop, and takes dtype('O') as the computation dtype -> InvalidDTypeError.
-# numpy computes ``1 < 3`` as a bool (np.less(1, 3) -> np.True_).
-KNOWN_POLICY_MISMATCHES = {"weak int compared with a Python int": lambda i: i < 3}
+# Regression: a comparison of two weak Python ints under the numpy policy once resolved
+# to numpy's object loop (InvalidDTypeError); numpy computes ``1 < 3`` as a bool.
+POLICY_REGRESSIONS = {
+    "weak int compared with a Python int": lambda i: i < 3,
+    "weak int equal to a Python int": lambda i: i == 3,
+}
 
 
-@pytest.mark.parametrize("name", sorted(KNOWN_POLICY_MISMATCHES))
-@pytest.mark.xfail(strict=True, reason="numpy policy: weak int comparison resolves to object")
-def test_known_policy_mismatches(name):
-    fn = KNOWN_POLICY_MISMATCHES[name]
+@pytest.mark.parametrize("name", sorted(POLICY_REGRESSIONS))
+def test_policy_regressions(name):
+    fn = POLICY_REGRESSIONS[name]
     out = wt.trace(fn, policy=wt.policy("numpy")).trace(1).out_avals
     assert out.dtype == np.asarray(fn(np.asarray(1)[()])).dtype

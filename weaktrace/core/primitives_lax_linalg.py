@@ -71,8 +71,9 @@ def _schur(x: AbstractValue, *, compute_schur_vectors: bool,
 @_rule
 def _symmetric_product(a: AbstractValue, c: AbstractValue, *, alpha: float, beta: float,
                        symmetrize_output: bool) -> list[AbstractValue]:  # fmt: skip
-    _matrix("symmetric_product", a)
-    n, _ = _matrix("symmetric_product", c, square=True)
+    _matrix("symmetric_product", a, half=True)  # jax computes it with dots: any float
+    n, _ = _matrix("symmetric_product", c, square=True, half=True)
+    _real_only("symmetric_product", a, c)
     _same("symmetric_product", a, c)
     if a.shape[-2] != n or a.shape[:-2] != c.shape[:-2]:
         raise ShapeError(f"symmetric_product: shapes {a.shape} and {c.shape} do not fit")
@@ -101,9 +102,20 @@ def _tridiagonal_solve(dl: AbstractValue, d: AbstractValue, du: AbstractValue, b
     return [_make(b.shape, b[1], _weak(dl, d, du, b))]
 
 
+def _real_only(name: str, *xs: AbstractValue) -> None:
+    """jax.lax.linalg's functions written with jnp operations take real floats only."""
+    for x in xs:
+        if x[1].kind == "c":
+            raise OperandTypeError(
+                f"{name} does not accept dtype {x[1]}: jax.lax.linalg.{name} takes real "
+                "floating matrices."
+            )
+
+
 @_rule
 def _cholesky_update(r: AbstractValue, w: AbstractValue) -> list[AbstractValue]:
-    n, _ = _matrix("cholesky_update", r, square=True)
+    n, _ = _matrix("cholesky_update", r, square=True, half=True)  # computed with jnp ops
+    _real_only("cholesky_update", r, w)
     _same("cholesky_update", r, w)
     if r.ndim != 2 or w.shape != (n,):
         raise ShapeError(f"cholesky_update: shapes {r.shape} and {w.shape} do not fit")

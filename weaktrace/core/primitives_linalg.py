@@ -26,8 +26,12 @@ _LAPACK = frozenset(_D(n) for n in ("float32", "float64", "complex64", "complex1
 _COMPLEX = {_D("float32"): _D("complex64"), _D("float64"): _D("complex128")}
 
 
-def _matrix(name: str, x: AbstractValue, square: bool = False) -> tuple[int, int]:
-    if x[1] not in _LAPACK:
+def _matrix(
+    name: str, x: AbstractValue, square: bool = False, half: bool = False
+) -> tuple[int, int]:
+    """Check a (batch of) matrices; `half`: float16 / bfloat16 are accepted too (jax's
+    CPU triangular_solve computes them)."""
+    if x[1] not in _LAPACK and not (half and x[1].name in ("float16", "bfloat16")):
         raise OperandTypeError(
             f"{name} does not accept dtype {x[1]}: jax.lax.linalg's kernels take float32, "
             "float64, complex64 or complex128. Convert first, e.g. x.astype('float32')."
@@ -125,8 +129,8 @@ def _triangular_solve(
     conjugate_a: bool,
     unit_diagonal: bool,
 ) -> list[AbstractValue]:
-    n, _ = _matrix("triangular_solve", a, square=True)
-    _matrix("triangular_solve", b)
+    n, _ = _matrix("triangular_solve", a, square=True, half=True)
+    _matrix("triangular_solve", b, half=True)
     if a[1] is not b[1]:
         raise OperandTypeError(f"triangular_solve needs one dtype, got {a[1]} and {b[1]}")
     if a.shape[:-2] != b.shape[:-2] or b.shape[-2 if left_side else -1] != n:
