@@ -114,13 +114,7 @@ def _same(got, ref, where: str) -> None:
 
 
 # Programs weaktrace cannot run yet, by root cause: strict xfails, so a fix forces removal.
-KNOWN_MISMATCHES = {
-    "batch_norm": (
-        "x.var(axis=0) on a traced value: Tracer's __slots__ 'var' (its IR variable, "
-        "weaktrace/core/trace.py Tracer) shadows jax.Array.var(), so the method is missing "
-        "(weaktrace/numpy/array_methods.py methods() leaves it out)"
-    ),
-}
+KNOWN_MISMATCHES: dict[str, str] = {}
 # CI runs x64 on for every third program (x32 for all); --run-slow runs x64 for all.
 X64_SAMPLE = frozenset(PROGRAMS[::3])
 

@@ -39,10 +39,8 @@ def test_array_of_jax_tracers_in_eager_loop_body(dtype, x64):
             np.testing.assert_array_equal(np.asarray(out), np.asarray(want))
 
 
-# batch_norm.py: `x.var(axis=0)`, as jax.Array has it. Tracer's slot `var` (its IR
-# variable, weaktrace/core/trace.py) shadows the method: fixing it renames that slot
-# across weaktrace/core, a cross-cutting change left to the integrator.
-@pytest.mark.xfail(strict=True, reason="Tracer.var is the IR variable, not jax.Array.var()")
+# batch_norm.py: `x.var(axis=0)`, as jax.Array has it (Tracer's IR slot was once named
+# `var` and shadowed the method).
 @pytest.mark.parametrize("ddof", [0, 1])
 def test_var_method_on_traced_value(ddof):
     x = np.random.default_rng(1).standard_normal((6, 3)).astype(np.float32)

@@ -164,9 +164,9 @@ def to_jax(x: Any) -> Any:
     if x.__class__ is Tracer:
         if not x.ctx.eager:  # a traced result (a mirror's tuple from static arguments)
             return x
-        if x.var.__class__ is Literal:
+        if x.atom.__class__ is Literal:
             return _literal_array(x)
-        v = x.var
+        v = x.atom
         return jax.numpy.asarray(v) if isinstance(v, np.ndarray) else v
     if isinstance(x, tuple | list | dict):  # a pytree of results
         return jax.tree_util.tree_map(to_jax, x)
@@ -176,7 +176,7 @@ def to_jax(x: Any) -> Any:
 def _literal_array(x: Tracer) -> Any:
     """A literal as a jax array with its dtype and weak flag."""
     aval = x.aval
-    value = np.asarray(materialize(x.var).value)
+    value = np.asarray(materialize(x.atom).value)
     return lax.convert_element_type_p.bind(
         value, new_dtype=aval[1].numpy, weak_type=aval[2], sharding=None
     )

@@ -56,17 +56,17 @@ def convert(
     if av[1] is dtype and av[2] == weak:
         return x
     rule = ctx.policy.literal_overflow if overflow is None else overflow
-    if x.var.__class__ is Literal:  # a constant: fold the conversion, as JAX does
+    if x.atom.__class__ is Literal:  # a constant: fold the conversion, as JAX does
         aval = _make((), dtype, weak)
-        if rule == "raise" and x.var.value.__class__ is int and dtype.kind in "iu":
+        if rule == "raise" and x.atom.value.__class__ is int and dtype.kind in "iu":
             lo, hi = ctx.policy.int_range(dtype)
-            if not lo <= x.var.value <= hi:
+            if not lo <= x.atom.value <= hi:
                 # NumPy's message (its tests compare it), as torch's check raises it too
                 raise ArgumentOverflowError(
-                    f"Python integer {x.var.value} out of bounds for {dtype}"
+                    f"Python integer {x.atom.value} out of bounds for {dtype}"
                 )
             rule = "wrap"  # in the policy's range: what is left wraps (torch's uint8 -1)
-        value = literal_value(x.var.value, dtype, rule)
+        value = literal_value(x.atom.value, dtype, rule)
         return Tracer(aval, Literal(value, aval), ctx)
     if rule == "raise" and av[2] and av[1].kind in "iu" and dtype.kind in "iu":
         ctx.checks_int(x, dtype)  # a Python int argument: its value is checked per call
@@ -103,7 +103,7 @@ def promote(ctx: Context, op: str, ops: list[Tracer], target: str | None = None)
         if c is not o and o.aval[1] is not dt:
             # The convert equation just recorded knows the source line; a folded literal
             # recorded none.
-            folded = c.var.__class__ is Literal
+            folded = c.atom.__class__ is Literal
             src = user_source() if folded or ctx.eager else ctx.equations[-1].source_info  # type: ignore[attr-defined]
             record = (op, tuple([p.aval for p in ops]), o.aval, c.aval, src, python_literal(o))
             ctx.promoted(_new_tuple(Promotion, record))
@@ -114,22 +114,22 @@ def promote(ctx: Context, op: str, ops: list[Tracer], target: str | None = None)
 def _complex_truth(ctx: Context, x: Tracer) -> Tracer:
     """x != 0 for a complex x: the truth NumPy and PyTorch give a complex value (XLA's
     convert to bool looks at the real part only, so 1j would be False)."""
-    if x.var.__class__ is Literal:
+    if x.atom.__class__ is Literal:
         aval = _make((), _BOOL, False)
-        return Tracer(aval, Literal(np.bool_(x.var.value != 0), aval), ctx)
+        return Tracer(aval, Literal(np.bool_(x.atom.value != 0), aval), ctx)
     return bind(P.ne_p, x, const_like(x, 0))
 
 
 def python_literal(x: Tracer) -> Any:
     """The Python scalar behind an operand, if it is one (for explain)."""
-    v = x.var
+    v = x.atom
     if v.__class__ is Literal and not isinstance(v.value, np.generic):
         return v.value
     return None
 
 
 def is_literal(x: Tracer) -> bool:
-    return x.var.__class__ is Literal
+    return x.atom.__class__ is Literal
 
 
 def lit(ctx: Context, value: Any, dt: DType, weak: bool = False) -> Tracer:

@@ -141,7 +141,7 @@ class Builder(Context):
                 x = self.own(x)
             if y.ctx is not self:
                 y = self.own(y)
-            vx, vy = x.var, y.var
+            vx, vy = x.atom, y.atom
             if vx.__class__ is not Var:
                 vx = materialize(vx)
             if vy.__class__ is not Var:
@@ -150,7 +150,7 @@ class Builder(Context):
             out_aval = (rule(x.aval, y.aval, **params) if params else rule(x.aval, y.aval))[0]
         else:
             ins = [x if x.ctx is self else self.own(x) for x in inputs]
-            atoms = tuple([x.var if x.var.__class__ is Var else materialize(x.var) for x in ins])
+            atoms = tuple([x.atom if x.atom.__class__ is Var else materialize(x.atom) for x in ins])
             avals = [x.aval for x in ins]
             out_aval = (rule(*avals, **params) if params else rule(*avals))[0]
         var = Var(out_aval)
@@ -162,7 +162,7 @@ class Builder(Context):
     ) -> list[Tracer]:
         """Record one equation with any number of outputs."""
         ins = [x if x.ctx is self else self.own(x) for x in inputs]
-        atoms = tuple(x.var if x.var.__class__ is Var else materialize(x.var) for x in ins)
+        atoms = tuple(x.atom if x.atom.__class__ is Var else materialize(x.atom) for x in ins)
         out_avals = abstract_eval_rules[prim](*[x.aval for x in ins], **params)
         outs = tuple(Var(a) for a in out_avals)
         self.equations.append(Equation(prim, atoms, params, outs, user_source()))
@@ -184,8 +184,8 @@ class Builder(Context):
         return len(self.promotions)
 
     def checks_int(self, x: Tracer, dtype: Any) -> None:
-        if x.var.__class__ is Var:
-            self.int_checks.append((x.var, dtype))
+        if x.atom.__class__ is Var:
+            self.int_checks.append((x.atom, dtype))
 
     def forget(self, mark: int) -> None:
         del self.promotions[mark:]
@@ -193,14 +193,14 @@ class Builder(Context):
     def atom(self, x: Tracer) -> Atom:
         """The IR atom of an output: its Var, or its Literal with a concrete value."""
         x = self.own(x)
-        v = x.var
+        v = x.atom
         return materialize(v) if v.__class__ is Literal else v
 
     def program(self, outs: list[Tracer]) -> Program:
         """The program so far, with these outputs. Captured tracers of enclosing traces
         become its first inputs (see `captures`)."""
         out_atoms = tuple(self.atom(o) for o in outs)
-        captured = tuple(inner.var for _, inner in self.captured.values())
+        captured = tuple(inner.atom for _, inner in self.captured.values())
         return Program(
             captured + tuple(self.invars),
             tuple(self.equations),
@@ -286,16 +286,17 @@ def leak_error(t: Tracer) -> TracerLeakError:
 
 
 class Tracer:
-    """A value in a context: its abstract value and its IR variable (or, eagerly, its
-    concrete jax value). Operators and array methods are installed by
-    `install_array_methods` (weaktrace.numpy calls it; weaktrace imports it)."""
+    """A value in a context: its abstract value (`aval`) and its IR atom (`atom`: a Var
+    or a Literal; eagerly, the concrete jax value). Operators and array methods are
+    installed by `install_array_methods` (weaktrace.numpy calls it; weaktrace imports
+    it); the atom is not named ``var``, which is jax.Array's method."""
 
-    __slots__ = ("aval", "ctx", "var")
+    __slots__ = ("atom", "aval", "ctx")
     __array_priority__ = 1000  # numpy defers binary operators to us
 
     def __init__(self, aval: AbstractValue, var: Any, ctx: Context) -> None:
         self.aval = aval
-        self.var = var
+        self.atom = var
         self.ctx = ctx
 
     shape = property(lambda self: self.aval.shape)
@@ -306,7 +307,7 @@ class Tracer:
 
     def concrete(self) -> Any:
         """Eagerly: the jax value (a literal becomes the scalar jax would see)."""
-        v = self.var
+        v = self.atom
         return jax_literal(v, self.ctx.policy.x64) if v.__class__ is Literal else v
 
     def __repr__(self) -> str:

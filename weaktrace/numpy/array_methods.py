@@ -432,8 +432,9 @@ _REDUCE = {
 def methods(current: dict[str, Any]) -> dict[str, Any]:
     """jax.Array's methods and properties for Tracer (`current`: the operators already
     defined, whose ``==`` / ``!=`` are wrapped)."""
-    # ``x.var()`` is left out: Tracer's slot ``var`` (its IR variable) has that name.
-    reductions = ("all", "any", "sum", "prod", "mean", "max", "min", "std", "cumsum", "cumprod")
+    reductions = (
+        *("all", "any", "sum", "prod", "mean", "max", "min", "std", "var", "cumsum", "cumprod"),
+    )
     out: dict[str, Any] = {name: _forward(name, **_REDUCE) for name in (*reductions, "ptp")}
     out.update(
         argmax=_forward("argmax", axis=None, out=None, keepdims=None),

@@ -192,11 +192,11 @@ def _divide(b: Context, x: Any, y: Any) -> Any:
     (the size of the divisor: a scalar, mostly) so that it cannot fold it back."""
     name = x.aval.dt.name
     shape = result_shape("true_divide", [x.aval.shape, y.aval.shape])
-    exposed = y.var.__class__ is Literal or y.aval.shape != shape
+    exposed = y.atom.__class__ is Literal or y.aval.shape != shape
     if not (b.policy.ieee_exact_lowering and exposed and name in ("float32", "float64")):
         return emit(P.div_p, x, y)
     limit = 2.0 ** (125 if name == "float32" else 1021)
-    if y.var.__class__ is Literal and not builtins.abs(y.var.value) > limit:
+    if y.atom.__class__ is Literal and not builtins.abs(y.atom.value) > limit:
         return emit(P.div_p, x, y)  # a constant divisor with a normal reciprocal
     big = emit(P.gt_p, emit(P.abs_p, y), lit(b, limit, x.aval.dt))
     scale = select(b, big, full_like_value(y, 0.125), full_like_value(y, 1.0))
@@ -578,8 +578,8 @@ def _numpy_sqrt_path(b: Context, x: Any, y: Any, out: Any) -> Any:
     ys = y.aval.shape
     if ys and not (ys[-1] == 1 and shape[-1] != 1):
         return out
-    if y.var.__class__ is Literal:
-        return emit(P.sqrt_p, x) if y.var.value == 0.5 else out
+    if y.atom.__class__ is Literal:
+        return emit(P.sqrt_p, x) if y.atom.value == 0.5 else out
     half = emit(P.eq_p, y, lit(b, 0.5, y.aval.dt))
     return select(b, half, emit(P.sqrt_p, x), out)
 

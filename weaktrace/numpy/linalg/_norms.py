@@ -62,7 +62,7 @@ def vector_norm(x: Any, /, *, axis: int | tuple[int, ...] | None = None, keepdim
         return _integer_vector_norm(abs_x, ord, axis, keepdims)
     ord_c = const_like(abs_x, ord)  # lax._const: ord in abs_x's dtype (ints truncate)
     with np.errstate(all="ignore"):
-        inv = 1.0 / np.asarray(ord_c.var.value)
+        inv = 1.0 / np.asarray(ord_c.atom.value)
     out = reductions.sum(ufuncs.power(abs_x, ord_c), axis=axis, keepdims=keepdims)
     return ufuncs.power(out, const_like(abs_x, inv))
 
