@@ -48,7 +48,6 @@ from tests.peers._jax_cases import (
     compare_arrays,
     concrete_forms,
     explicit_x64_values,
-    is_x64,
     jax_avals,
     jax_config,
     operand_forms,
@@ -682,26 +681,6 @@ def _jax(name: str, weak: bool = False, shape: tuple[int, ...] = ()) -> Form:
 
 
 KNOWN_MISMATCHES: tuple[Known, ...] = (
-    Known(
-        "explicit-x64-constants-lowered-32-bit",
-        "x64 off, jax_explicit_x64_dtypes='allow': a 64-bit constant made inside the trace "
-        "(wnp.array(1.0, dtype='float64')) traces as f64 but compiles to float32 (or fails "
-        "in lax.add against a float64 argument): weaktrace/core/literals.py jax_literal "
-        "hands a strong literal to jax as a numpy scalar, which jax canonicalizes to 32 bits",
-        ("binary_promotion",),
-        lambda case: (
-            case.mode.explicit == "allow"
-            and any(f.kind == "jnparray" and is_x64(f.name) for f in case.args)
-        ),
-        (
-            Case(
-                "binary_promotion",
-                Mode(False, False, "allow"),
-                "add",
-                (Form("jnparray", "float64"), Form("jnparray", "-")),
-            ),
-        ),
-    ),
     Known(
         "int-subclass-operands",
         "an IntEnum member (an int subclass) is a weak int to jax; weaktrace rejects it: the "
