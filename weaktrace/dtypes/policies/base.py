@@ -74,6 +74,9 @@ class Policy:
     # clip(int_array, lo, hi): NumPy drops a Python int bound beyond the array dtype's
     # range (it cannot change a value) instead of converting it.
     clip_drops_unreachable_int_bounds: bool = False
+    # An instance of a subclass of int/float/complex (IntEnum) is the Python scalar it
+    # stands for (weak, as in JAX and PyTorch); false: ``np.asarray(x)``, strong (NumPy).
+    scalar_subclasses_weak: bool = True
     defaults: dict[str, DType] = DEFAULTS_X64
 
     # -- the public face ------------------------------------------------------------

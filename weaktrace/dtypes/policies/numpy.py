@@ -31,6 +31,7 @@ class NumpyPolicy(Policy):
     name = "numpy"
     literal_overflow = "raise"
     clip_drops_unreachable_int_bounds = True
+    scalar_subclasses_weak = False  # NEP 50: only exact int/float/complex are weak
     # numpy's own loops decide even for operands of one dtype (bool ** bool is int8;
     # two Python scalars give a strong array, numpy having no weak arrays).
     same_needs_no_join = False
