@@ -56,3 +56,33 @@ def test_promotion_errors_are_jax_type_promotion_errors_with_jax_words(
             if said is not None:
                 assert said.group(0).split(" have ")[-1] in ours, (a, b, theirs, ours)
                 assert re.search(pattern, ours), (a, b, pattern, ours)
+
+
+# Upstream test_check_dtype_array: an array as a dtype is a ValueError, eager and traced.
+
+DTYPE_TAKERS = {
+    "zeros": lambda m, x: m.zeros(3, dtype=x),
+    "asarray": lambda m, x: m.asarray([1, 2], dtype=x),
+    "full": lambda m, x: m.full((2,), 1, dtype=x),
+    "astype": lambda m, x: x.astype(x),
+}
+
+
+def _error(fn: Any, *args: Any) -> BaseException:
+    with pytest.raises(Exception) as info:
+        fn(*args)
+    return info.value
+
+
+@pytest.mark.parametrize("name", sorted(DTYPE_TAKERS))
+@pytest.mark.parametrize("dtype", ["int32", "float32", "bool"])
+def test_an_array_as_dtype_is_a_value_error_as_in_jax(name: str, dtype: str) -> None:
+    fn = DTYPE_TAKERS[name]
+    x = jnp.ones(4, dtype=dtype)
+    for jax_call, wt_call in [
+        (lambda: fn(jnp, x), lambda: fn(wt.numpy, x)),
+        (lambda: jax.jit(lambda v: fn(jnp, v))(x), lambda: wt.trace(lambda v: fn(wt.numpy, v))(x)),
+    ]:
+        theirs, ours = _error(jax_call), _error(wt_call)
+        assert isinstance(theirs, ValueError) and isinstance(ours, ValueError), (theirs, ours)
+        assert str(theirs).split(";")[0] in str(ours), (theirs, ours)
