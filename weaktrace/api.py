@@ -281,6 +281,8 @@ class TracedFunction:
             return True
         _, dyn_args, dyn_kwargs, _ = self._split(args, kwargs)
         leaves, in_tree = jax.tree_util.tree_flatten((dyn_args, dyn_kwargs))
+        if not self.policy.scalar_subclasses_weak:
+            _refuse_scalar_subclasses(leaves, self.policy)
         targets = self._int_targets.get(in_tree)
         if targets is None:
             return False
@@ -373,6 +375,24 @@ class TracedFunction:
         report = self.trace(*args, **kwargs).explain()
         print(report, file=file or sys.stdout)
         return report
+
+
+def _refuse_scalar_subclasses(leaves: list[Any], policy: Policy) -> None:
+    """An IntEnum (any int/float/complex subclass) argument under a policy that takes it
+    as ``np.asarray(x)`` (NumPy): jax.jit would pass it as a weak Python scalar instead."""
+    for leaf in leaves:
+        if (
+            leaf.__class__ not in (bool, int, float, complex)
+            and isinstance(leaf, int | float | complex)
+            and not isinstance(leaf, np.generic)
+        ):
+            raise InvalidInputError(
+                f"argument {leaf!r} (a {type(leaf).__name__}, a subclass of "
+                f"{next(t.__name__ for t in (int, float, complex) if isinstance(leaf, t))}) is "
+                f"a strong array to policy "
+                f"{policy.name!r} but would reach jax.jit as a weak Python scalar. Pass "
+                "numpy.asarray(x) (what the policy means), or int(x) / float(x) for a weak one."
+            )
 
 
 def _dispatcher(

@@ -7,15 +7,18 @@ ours also derives from ``TypeError`` so code written against JAX keeps working.
 
 from __future__ import annotations
 
+from jax.dtypes import TypePromotionError as _JaxTypePromotionError
+
 
 class WeaktraceError(Exception):
     """Base class of weaktrace's own errors."""
 
 
-class TypePromotionError(WeaktraceError, ValueError):
+class TypePromotionError(WeaktraceError, _JaxTypePromotionError):
     """Two or more dtypes have no implicit promotion under the active policy.
 
-    Mirrors ``jax.dtypes.TypePromotionError`` (a ``ValueError``).
+    A ``jax.dtypes.TypePromotionError`` (so a ``ValueError``): code that catches jax's
+    catches ours.
     """
 
 

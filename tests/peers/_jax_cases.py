@@ -129,7 +129,7 @@ class Form:
     dtype  np.dtype(name);  sctype  np.dtype(name).type;  str  the name;  none  None
     jnparray  jnp.array(1.0 or [1.0], dtype=name), name "-" for no dtype (upstream
            testBinaryPromotion's operands)
-    enum   a member of IntChoice (an IntEnum)
+    enum   an int/float/complex subclass instance: SCALAR_SUBCLASS_VALUES[name] (IntEnum ...)
     """
 
     kind: str
@@ -163,7 +163,7 @@ class Form:
         if self.kind == "jnparray":
             return self.construct(jnp)
         if self.kind == "enum":
-            return IntChoice[self.name]
+            return SCALAR_SUBCLASS_VALUES[self.name]
         if self.kind == "py":
             return PY_VALUES[_PY_TYPE_OF[self.name]]
         if self.kind == "pytype":
@@ -448,3 +448,31 @@ class IntChoice(enum.IntEnum):
 
     A = 42
     B = 101
+
+
+class FlagChoice(enum.IntFlag):
+    X = 4
+
+
+class FloatChoice(float, enum.Enum):
+    P = 2.5
+
+
+class FloatSub(float):
+    """A float subclass (as numpy's float64 is one, but not a numpy scalar)."""
+
+
+class ComplexSub(complex):
+    pass
+
+
+# Instances of int/float/complex subclasses, by Form("enum", name).name: all weak
+# Python scalars to jax.
+SCALAR_SUBCLASS_VALUES: dict[str, Any] = {
+    "A": IntChoice.A,
+    "B": IntChoice.B,
+    "flag": FlagChoice.X,
+    "float-enum": FloatChoice.P,
+    "float-sub": FloatSub(-1.5),
+    "complex-sub": ComplexSub(1.5 - 2j),
+}

@@ -38,6 +38,7 @@ from tests.peers._jax_cases import (
     EXPLICIT_MODES,
     MAIN_MODES,
     PY_TYPES,
+    SCALAR_SUBCLASS_VALUES,
     X64_DTYPES,
     Case,
     Form,
@@ -48,7 +49,6 @@ from tests.peers._jax_cases import (
     compare_arrays,
     concrete_forms,
     explicit_x64_values,
-    is_x64,
     jax_avals,
     jax_config,
     operand_forms,
@@ -525,18 +525,30 @@ def check_casts(case: Case) -> Problems:
     return trace_both_ways(case.mode, jf, wf, args)
 
 
-# testEnumPromotion: an IntEnum member is a weak int to jax.
+# testEnumPromotion: an IntEnum member is a weak int to jax, and so is any instance of
+# a subclass of int, float or complex (IntFlag, a float Enum, a float subclass): as an
+# argument, made into an array, and as an operand met inside the traced function.
 
 ENUM_OPS: dict[str, tuple[Callable[..., Any], Callable[..., Any]]] = {
     "identity": (identity, identity),
     "array": (jnp.array, wnp.array),
     "add-int8": (lambda e: np.int8(1) + jnp.asarray(e), lambda e: np.int8(1) + wnp.asarray(e)),
 }
+# op -> (the traced argument, fn(module, argument, subclass instance)): the instance is
+# a closure constant; operators on both sides, and the module's add.
+ENUM_CLOSURE_OPS: dict[str, tuple[Any, Callable[[Any, Any, Any], Any]]] = {
+    "closure-add-f16": (np.float16(1), lambda m, x, e: x + e),
+    "closure-radd-i8": (np.int8(3), lambda m, x, e: e + x),
+    "closure-mul-u8": (np.arange(3, dtype=np.uint8), lambda m, x, e: x * e),
+    "closure-lt-bf16": (np.ones(2, dtype=jnp.bfloat16), lambda m, x, e: x < e),
+    "closure-module-add-i16": (np.int16(2), lambda m, x, e: m.add(x, e)),
+}
 
 
 def enum_space(mode: Mode) -> Space:
-    members = singles([Form("enum", "A"), Form("enum", "B")])
-    return [(op, members) for op in [*ENUM_OPS, "constant", "result_type"]]
+    members = singles([Form("enum", name) for name in SCALAR_SUBCLASS_VALUES])
+    ops = [*ENUM_OPS, *ENUM_CLOSURE_OPS, "constant", "result_type"]
+    return [(op, members) for op in ops]
 
 
 def check_enum(case: Case) -> Problems:
@@ -546,6 +558,11 @@ def check_enum(case: Case) -> Problems:
     if case.op == "constant":  # made inside the traced function, as a closure
         theirs = run(jax.jit(functools.partial(jnp.array, e)))
         return compare_arrays(theirs, run(wt.trace(functools.partial(wnp.array, e))), "constant")
+    if case.op in ENUM_CLOSURE_OPS:
+        x, fn = ENUM_CLOSURE_OPS[case.op]
+        jf = functools.partial(fn, jnp, e=e)
+        wf = functools.partial(fn, wnp, e=e)
+        return compiled(jf, wf, [x]) + trace_both_ways(case.mode, jf, wf, [x])
     jf, wf = ENUM_OPS[case.op]
     return compiled(jf, wf, [e]) + trace_both_ways(case.mode, jf, wf, [e])
 
@@ -648,7 +665,7 @@ FAMILIES: dict[str, Family] = {
             functools.partial(check_compiled, program=_cast_program),
             4,
         ),
-        Family("enum", MAIN_MODES, enum_space, one_by_one(check_enum), 10),
+        Family("enum", MAIN_MODES, enum_space, one_by_one(check_enum), 30),
         Family("binary", MAIN_MODES, binary_space, one_by_one(check_binary), 100),
         Family(
             "explicit_binary", EXPLICIT_MODES, explicit_binary_space, one_by_one(check_binary), 40
@@ -682,35 +699,6 @@ def _jax(name: str, weak: bool = False, shape: tuple[int, ...] = ()) -> Form:
 
 
 KNOWN_MISMATCHES: tuple[Known, ...] = (
-    Known(
-        "explicit-x64-constants-lowered-32-bit",
-        "x64 off, jax_explicit_x64_dtypes='allow': a 64-bit constant made inside the trace "
-        "(wnp.array(1.0, dtype='float64')) traces as f64 but compiles to float32 (or fails "
-        "in lax.add against a float64 argument): weaktrace/core/literals.py jax_literal "
-        "hands a strong literal to jax as a numpy scalar, which jax canonicalizes to 32 bits",
-        ("binary_promotion",),
-        lambda case: (
-            case.mode.explicit == "allow"
-            and any(f.kind == "jnparray" and is_x64(f.name) for f in case.args)
-        ),
-        (
-            Case(
-                "binary_promotion",
-                Mode(False, False, "allow"),
-                "add",
-                (Form("jnparray", "float64"), Form("jnparray", "-")),
-            ),
-        ),
-    ),
-    Known(
-        "int-subclass-operands",
-        "an IntEnum member (an int subclass) is a weak int to jax; weaktrace rejects it: the "
-        "exact-class checks `cls in _PY_SCALARS` in weaktrace/api.py abstractify and "
-        "weaktrace/core/trace.py operand",
-        ("enum",),
-        lambda case: case.op != "result_type",
-        (Case("enum", _X32, "identity", (Form("enum", "A"),)),),
-    ),
     Known(
         "jax-crashes-weak-sub-byte-result-type",
         "jax's bug, not weaktrace's: jax.dtypes.result_type of a weak int2/int4/uint2/uint4 "

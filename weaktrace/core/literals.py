@@ -9,6 +9,7 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 from jax import lax
+from jax._src.literals import TypedNdArray  # jax's host array: never canonicalized
 
 from weaktrace.core.source import find_user_stacklevel
 from weaktrace.dtypes import registry
@@ -29,6 +30,7 @@ _SCALAR_INFO: dict[DType, tuple[str, Any, tuple[int, int] | None]] = {
     for d in registry.ALL
     if d.numpy is not None
 }
+_X64_NUMPY = frozenset(np.dtype(n) for n in ("int64", "uint64", "float64", "complex128"))
 _PY_TYPE = {"i": int, "f": float, "c": complex}
 _DEFAULT_NAMES = {
     True: {"i": "int64", "f": "float64", "c": "complex128"},
@@ -84,7 +86,18 @@ def jax_literal(lit: Literal, x64: bool) -> Any:
     dt = aval[1]
     arr = np.asarray(lit.value, dtype=dt.numpy)
     if not aval[2]:
-        return arr
+        return typed(arr, dt)
     if _DEFAULT_NAMES[x64].get(dt.kind) == dt.name:
         return _PY_TYPE[dt.kind](arr.item())
     return lax.convert_element_type_p.bind(arr, new_dtype=dt.numpy, weak_type=True, sharding=None)
+
+
+def typed(value: Any, dt: DType) -> Any:
+    """A host value as jax should see it: a numpy array of a 64-bit dtype that the trace
+    typed it with goes to jax as jax's own ``TypedNdArray``, which jax never
+    canonicalizes. That is how jax itself keeps an explicitly requested 64-bit constant
+    with x64 off under ``jax_explicit_x64_dtypes='allow'`` (``_convert_element_type``
+    stages one): a plain numpy float64 would become float32. Anything else unchanged."""
+    if value.__class__ is np.ndarray and value.dtype in _X64_NUMPY and value.dtype == dt.numpy:
+        return TypedNdArray(value)
+    return value

@@ -24,6 +24,7 @@ from weaktrace.ir.values import AbstractValue, Literal
 
 _make = AbstractValue.make
 _PY_SCALARS = (bool, int, float, complex)
+_PY_NUMBERS = (int, float, complex)  # isinstance: their subclasses too (bool is an int)
 _BOOL = registry.by_name("bool")
 _EAGER: dict[Policy, Eager] = {}
 _SCALAR_AVALS: dict[Policy, dict[type, AbstractValue]] = {}
@@ -89,7 +90,20 @@ def operand(x: Any, ctx: Context) -> Tracer:
             return Tracer(aval, Literal(np.asarray(x).astype(dt.numpy)[()], aval), ctx)
         value = np.asarray(x, dtype=dt.numpy)
         return ctx.const(value, _make(value.shape, dt, False))
+    if isinstance(x, _PY_NUMBERS):  # IntEnum, IntFlag, float subclasses (numpy's are above)
+        return operand(scalar_subclass(x, ctx.policy), ctx)
     raise invalid_input(x)
+
+
+def scalar_subclass(x: int | float | complex, policy: Policy) -> Any:
+    """An instance of a subclass of int, float or complex (an IntEnum member, a float
+    subclass; numpy's float64 and complex128 are numpy scalars, not these) as the value
+    it stands for: the Python scalar to JAX and PyTorch (weak, as jax.jit takes an
+    IntEnum), ``np.asarray(x)`` to NumPy, whose NEP 50 makes only the exact Python
+    types weak."""
+    if not policy.scalar_subclasses_weak:
+        return np.asarray(x)
+    return int(x) if isinstance(x, int) else float(x) if isinstance(x, float) else complex(x)
 
 
 def _valid_dtype(dt: Any, x: Any) -> registry.DType:
@@ -147,6 +161,8 @@ def abstractify(x: Any, policy: Policy) -> AbstractValue:
                 "and complex arrays can. Convert it, or mark the argument static."
             )
         return AbstractValue(np.shape(x), policy.canonicalize(registry.of(x.dtype)), False)
+    if isinstance(x, _PY_NUMBERS):  # IntEnum, float subclasses: see scalar_subclass
+        return abstractify(scalar_subclass(x, policy), policy)
     raise InvalidInputError(
         f"argument {x!r} (type {type(x).__name__}) is not an array, a scalar or a "
         "jax.ShapeDtypeStruct. Pass array data, or mark the argument static "

@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from weaktrace.core.literals import jax_literal, materialize
+from weaktrace.core.literals import jax_literal, materialize, typed
 from weaktrace.core.source import user_source
 from weaktrace.dtypes.policies import Policy
 from weaktrace.errors import ConcretizationError, TracerLeakError
@@ -242,7 +242,7 @@ class Eager(Context):
         return [Tracer(a, v, self) for a, v in zip(out_avals, values, strict=True)]
 
     def const(self, value: Any, aval: AbstractValue) -> Tracer:
-        return Tracer(aval, value, self)
+        return Tracer(aval, typed(value, aval[1]), self)  # a 64-bit numpy value keeps its dtype
 
 
 _CURRENT: contextvars.ContextVar[Builder | None] = contextvars.ContextVar(

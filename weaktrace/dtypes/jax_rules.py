@@ -86,10 +86,13 @@ def _label(node: str) -> str:
     return f"{node}* (weak)" if node in _WEAK_NODE.values() else node
 
 
+_SMALL_FLOATS = ("float8_", "float6_", "float4_")
+
+
 def no_path_error(nodes: list[str], strict: bool) -> TypePromotionError:
     """One message builder for every 'these dtypes do not promote' case."""
     shown = listing(_label(n) for n in dict.fromkeys(nodes))
-    small = [n for n in nodes if n.startswith(("float8", "float6", "float4"))]
+    small = [n for n in nodes if n.startswith(_SMALL_FLOATS)]  # not float64
     narrow = [n for n in nodes if n in registry.SUB_BYTE_INTS]
     if strict:
         why = (
@@ -115,7 +118,21 @@ def no_path_error(nodes: list[str], strict: bool) -> TypePromotionError:
     else:
         why = "they have no common upper bound on the JAX promotion lattice"
         fix = "Cast the inputs explicitly to the desired output dtype."
-    return TypePromotionError(f"Cannot promote {shown}: {why}. {fix}")
+    return TypePromotionError(f"Cannot promote {shown}: {why}. {fix} {_jax_words(nodes, strict)}")
+
+
+def _jax_words(nodes: list[str], strict: bool) -> str:
+    """What jax's own TypePromotionError says (its tests match these words)."""
+    shown = tuple(dict.fromkeys(nodes))
+    out = f"(Input dtypes {shown} have no available implicit dtype promotion path"
+    if strict:
+        return out + " when jax_numpy_dtype_promotion=strict.)"
+    for prefix in _SMALL_FLOATS:  # jax's order: 8-bit floats first
+        if any(n.startswith(prefix) for n in nodes):
+            return out + f"; {prefix[5]}-bit floats do not support implicit promotion.)"
+    if any(n in registry.SUB_BYTE_INTS for n in nodes):
+        return out + "; 1-bit, 2-bit and 4-bit integers do not support implicit promotion.)"
+    return out + ".)"
 
 
 def not_promotable_error(received: Any, dt: Any) -> TypePromotionError:

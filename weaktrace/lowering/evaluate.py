@@ -9,7 +9,7 @@ from typing import Any
 import jax
 import numpy as np
 
-from weaktrace.core.literals import jax_literal
+from weaktrace.core.literals import jax_literal, typed
 from weaktrace.dtypes.policies import Policy
 from weaktrace.dtypes.registry import DType
 from weaktrace.ir.values import (
@@ -32,7 +32,9 @@ def eval_program(program: Program, args: Sequence[Any], policy: Policy) -> list[
     """
     x64 = policy.x64
     mapping = _lowering_map(policy, program)
-    env: dict[Var, Any] = dict(zip(program.constvars, program.consts, strict=True))
+    env: dict[Var, Any] = {
+        v: typed(c, v.aval[1]) for v, c in zip(program.constvars, program.consts, strict=True)
+    }
     env.update(zip(program.invars, args, strict=True))
 
     def read(atom: Any) -> Any:

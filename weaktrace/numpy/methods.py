@@ -73,7 +73,10 @@ _OPERABLE_CLASSES = frozenset({Tracer, bool, int, float, complex, np.ndarray})
 
 
 def _operable(v: Any) -> bool:
-    return v.__class__ in _OPERABLE_CLASSES or isinstance(v, np.generic | jax.Array)
+    # subclasses of int/float/complex too (IntEnum): operand() takes them as jax does
+    return v.__class__ in _OPERABLE_CLASSES or isinstance(
+        v, np.generic | jax.Array | int | float | complex
+    )
 
 
 def _pow(x: Any, y: Any) -> Any:

@@ -96,6 +96,9 @@ class Policy:
     # divisor scales huge divisors (x * (1 / y) flushes 1 / y to zero). False keeps
     # JAX's programs, and so XLA's values.
     ieee_exact_lowering: bool = False
+    # An instance of a subclass of int/float/complex (IntEnum) is the Python scalar it
+    # stands for (weak, as in JAX and PyTorch); false: ``np.asarray(x)``, strong (NumPy).
+    scalar_subclasses_weak: bool = True
     defaults: dict[str, DType] = DEFAULTS_X64
 
     # -- the public face ------------------------------------------------------------

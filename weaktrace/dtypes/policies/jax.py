@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import jax
 import ml_dtypes
 import numpy as np
 
@@ -26,7 +27,7 @@ from weaktrace.dtypes.policies.base import (
     overflow_error,
 )
 from weaktrace.dtypes.registry import DType
-from weaktrace.errors import InvalidDTypeError, PolicyError
+from weaktrace.errors import InvalidDTypeError, OperandValueError, PolicyError
 
 _D = registry.by_name
 _TO_32 = {
@@ -215,6 +216,11 @@ class PinnedJaxPolicy(JaxPolicy):
             return self.defaults[_PY_KIND[spec]]
         if spec is bool:
             return self.defaults["b"]
+        if isinstance(spec, jax.Array) or hasattr(type(spec), "__jax_array__"):  # tracers too
+            raise OperandValueError(
+                "Passing an array as a dtype argument is no longer supported (as in jax); "
+                "instead of dtype=arr use dtype=arr.dtype."
+            )
         dt = jax_rules._np_dtype(spec)
         jax_rules._check_valid(spec, dt)
         return registry.of(jax_rules._explicit(dt, self.x64, self.explicit))

@@ -35,6 +35,7 @@ class NumpyPolicy(Policy):
     numpy_complex_order = True
     numpy_power = True
     ieee_exact_lowering = True
+    scalar_subclasses_weak = False  # NEP 50: only exact int/float/complex are weak
     # numpy's own loops decide even for operands of one dtype (bool ** bool is int8;
     # two Python scalars give a strong array, numpy having no weak arrays).
     same_needs_no_join = False
