@@ -137,6 +137,7 @@ class EagerJit:
         self.fn = fn
         self.failures = 0
         self.scalar_sensitive = getattr(fn, "__name__", "") in CONCRETE_SCALARS
+        self.fast = not self.scalar_sensitive  # callers may call `jitted` directly
         try:
             params = inspect.signature(fn).parameters
         except (TypeError, ValueError):
@@ -156,7 +157,7 @@ class EagerJit:
         try:
             self.jitted = jax.jit(compiled, static_argnames=statics or None)
         except (TypeError, ValueError):  # a signature jax.jit cannot take: stay eager
-            self.failures = GIVE_UP
+            self.failures, self.fast = GIVE_UP, False
 
     def _run(self, *args: Any, **kwargs: Any) -> Any:
         """What jax.jit traces: weaktrace's trace of `fn`, evaluated with lax."""
@@ -187,11 +188,15 @@ class EagerJit:
             return FALLBACK
         try:
             return self.jitted(*args, **kwargs) if kwargs else self.jitted(*args)
-        except _NotArrays:
-            self.failures = GIVE_UP
-        except Exception:  # the eager path gives the same error, or runs what jit cannot
-            self.failures += 1
+        except Exception as err:  # the eager path gives the same error, or runs what jit cannot
+            self.failed(err)
         return FALLBACK
+
+    def failed(self, err: Exception) -> None:
+        """Count a call jax.jit could not run (the caller then evaluates eagerly)."""
+        self.failures = GIVE_UP if isinstance(err, _NotArrays) else self.failures + 1
+        if self.failures >= GIVE_UP:
+            self.fast = False
 
 
 FALLBACK = object()

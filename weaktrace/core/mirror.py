@@ -20,14 +20,16 @@ from weaktrace.core.source import pinning
 from weaktrace.core.trace import Tracer, current
 
 F = TypeVar("F", bound=Callable[..., Any])
+_ARRAY = type(jax.numpy.zeros(()))  # jax's concrete array class (ArrayImpl)
 
 
 def _internal(args: tuple[Any, ...]) -> bool:
     """A call from inside weaktrace: users never hold eager tracers."""
     for a in args:
-        if a.__class__ is Tracer or (
-            isinstance(a, tuple | list) and any(v.__class__ is Tracer for v in a)
-        ):
+        c = a.__class__
+        if c is _ARRAY:  # the common eager case, decided at once
+            continue
+        if c is Tracer or (isinstance(a, tuple | list) and any(v.__class__ is Tracer for v in a)):
             return True
     return False
 
@@ -60,11 +62,16 @@ def exporter(registry: dict[str, Callable[..., Any]]) -> Callable[[F], F]:
         def public(*args: Any, **kwargs: Any) -> Any:
             # An eager call from user code runs compiled: no source line is needed, so
             # nothing is pinned (this is the path whose cost is jax.jit's dispatch).
-            if eager_jit.ENABLED and current() is None and not _internal(args):
+            if current() is None and eager_jit.ENABLED and not _internal(args):
                 if not compiled:
                     compiled.append(EagerJit(fn))
                 ej = compiled[0]
-                if ej.failures < eager_jit.GIVE_UP:
+                if ej.fast:  # jax.jit's dispatch, with no Python frame of ours between
+                    try:
+                        return ej.jitted(*args, **kwargs)
+                    except Exception as err:  # eager evaluation gives the error, or runs it
+                        ej.failed(err)
+                elif ej.failures < eager_jit.GIVE_UP:
                     out = ej(args, kwargs)
                     if out is not FALLBACK:
                         return out
