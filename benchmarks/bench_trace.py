@@ -41,27 +41,30 @@ def chain(xnp: Any, n: int) -> Any:
     return f
 
 
-def timed(fn: Any, repeat: int) -> float:
-    """Best CPU time of `repeat` runs after one warm-up run (the machine is shared: CPU
-    time is what other processes disturb least)."""
+def timed(fn: Any, repeat: int, inner: int = 1) -> float:
+    """Best CPU time of one call of `fn`, over `repeat` samples of `inner` calls each,
+    after one warm-up call (the machine is shared: CPU time is what other processes
+    disturb least; small programs are timed in batches, one call being too short)."""
     fn()
     best = float("inf")
     for _ in range(repeat):
         gc.collect()
         t0 = time.process_time()
-        fn()
-        best = min(best, time.process_time() - t0)
+        for _ in range(inner):
+            fn()
+        best = min(best, (time.process_time() - t0) / inner)
     return best
 
 
 def measure(n: int, x: Any, y: Any, repeat: int, with_jax: bool) -> tuple[float, float, int, int]:
     """Best times for a fresh n-op program (jax.make_jaxpr caches by function, and a
     cache hit is not tracing; weaktrace's .trace never caches)."""
-    ours = timed(lambda: wt.trace(chain(wnp, n)).trace(x, y), repeat)
+    inner = max(1, 2_000 // n)
+    ours = timed(lambda: wt.trace(chain(wnp, n)).trace(x, y), repeat, inner)
     n_ours = len(wt.trace(chain(wnp, n)).trace(x, y).program.equations)
     if not with_jax:
         return ours, float("nan"), n_ours, 0
-    ref = timed(lambda: jax.make_jaxpr(chain(jnp, n))(x, y), repeat)
+    ref = timed(lambda: jax.make_jaxpr(chain(jnp, n))(x, y), repeat, inner)
     return ours, ref, n_ours, len(jax.make_jaxpr(chain(jnp, n))(x, y).eqns)
 
 
@@ -75,7 +78,7 @@ def main() -> None:
     print(f"{'ops':>8} {'weaktrace':>12} {'jax':>12} {'ratio':>7} {'wt eqns':>8} {'jax eqns':>8}")
     sizes = [n for n in (10, 100, 1000, 10_000, 100_000) if n <= args.max_ops]
     for n in sizes:
-        repeat = max(3, min(50, 20_000 // n)) if n <= 10_000 else 1
+        repeat = 7 if n <= 1000 else 3 if n <= 10_000 else 1
         with_jax = n <= 10_000 or args.jax_100k
         ours, ref, n_ours, n_ref = measure(n, x, y, repeat, with_jax)
         ratio = ref / ours if with_jax else float("nan")
