@@ -127,8 +127,9 @@ def _nary(name: str, kinds: str, out_dtype: Callable[[DType], DType] | None = No
     return _def(name, rule)
 
 
-_REAL = {_D("complex64"): _D("float32"), _D("complex128"): _D("float64"),
-         _D("complex32"): _D("float16")}  # fmt: skip
+_KNOWN = {d.name for d in registry.ALL}  # complex32 exists only where ml_dtypes has it
+_REAL = {_D(f"complex{2 * b}"): _D(f"float{b}") for b in (16, 32, 64)
+         if f"complex{2 * b}" in _KNOWN}  # fmt: skip
 
 
 def _real_dtype(dt: DType) -> DType:
