@@ -147,6 +147,7 @@ def _policy_x64(policy: Policy) -> bool | None:
 
 
 _MAKE_JIT = threading.Lock()
+_NO_STATICS: dict[Any, Any] = {}  # read only: no static arguments
 
 
 class TracedFunction:
@@ -308,6 +309,8 @@ class TracedFunction:
         return f"<weaktrace.trace of {getattr(self.fun, '__qualname__', self.fun)!r}>"
 
     def _split(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        if not self.static_argnums and not self.static_argnames:
+            return _NO_STATICS, args, kwargs, _NO_STATICS
         n = len(args)
         statics = {}
         for i in self.static_argnums:
@@ -468,6 +471,8 @@ def _native(x: Any) -> Any:
 
 def _jit_options(options: dict[str, Any]) -> dict[str, Any]:
     """jax.jit options passed through; ``device=`` becomes single-device shardings."""
+    if not options:
+        return {}
     out = dict(options)
     device = out.pop("device", None)
     if device is not None:
