@@ -42,10 +42,11 @@ _INT32 = by_name("int32")
 
 
 def slice_in_dim(x: Tracer, start: int | None, limit: int | None, axis: int) -> Tracer:
-    """``lax.slice_in_dim`` (negative bounds count from the end)."""
+    """``x[..., start:limit, ...]`` along `axis`, with Python's slice bounds (negative
+    ones count from the end; out-of-range ones clamp, so an empty axis stays empty)."""
     n = x.aval.shape[axis]
-    lo = 0 if start is None else (start + n if start < 0 else start)
-    hi = n if limit is None else (limit + n if limit < 0 else limit)
+    lo, hi, _ = slice(start, limit).indices(n)
+    hi = max(lo, hi)
     starts = [0] * x.aval.ndim
     limits = list(x.aval.shape)
     starts[axis], limits[axis] = lo, hi
