@@ -107,7 +107,8 @@ logsumexp_p = _def("logsumexp", _logsumexp, multiple_results=True)
 def _logmeanexp(x: AbstractValue, *rest: AbstractValue, axis: tuple[int, ...], keepdims: bool,
                 has_where: bool) -> list[AbstractValue]:  # fmt: skip
     _require("logmeanexp", x, INEXACT, "a floating or complex dtype")
-    return [_make(_reduced(x[0], axis, keepdims), x[1], x[2])]
+    # strong whatever x is, as jax's: logsumexp's maximum has initial=-inf
+    return [_make(_reduced(x[0], axis, keepdims), x[1], False)]
 
 
 logmeanexp_p = _def("logmeanexp", _logmeanexp)

@@ -47,7 +47,8 @@ def along_axes(prim: Any, name: str, x: Any, axis: Any, where: Any) -> Any:
     unconverted: jax subtracts the maximum in x's dtype), `where` broadcast to x's shape."""
     b = context(x, *([] if where is None else [where]))
     x = operand(x, b)
-    dt, weak = b.policy.promote(name, [x.aval], "inexact")
+    dt = b.policy.promote(name, [x.aval], "inexact")[0]
+    weak = False  # jax's result is strong whatever x is: its maximum has initial=-inf
     axes = _axes(axis, len(x.aval[0]), name)
     ops = [x] if where is None else [x, _mask(where, b, x.aval[0])]
     params = {"axis": axes, "has_where": where is not None, "dtype": dt, "weak": weak}
