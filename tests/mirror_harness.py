@@ -53,6 +53,14 @@ def _close(a: Any, b: Any, rtol: float, atol: float, context: str) -> None:
         )  # fmt: skip
 
 
+def _agrees(a: Any, b: Any, rtol: float, atol: float) -> bool:
+    try:
+        _close(a, b, rtol, atol, "")
+    except AssertionError:
+        return False
+    return True
+
+
 def check(
     wt_fn: Callable[..., Any],
     jax_fn: Callable[..., Any],
@@ -103,7 +111,15 @@ def check(
             )
             assert _weak(g) == _weak(r), f"{where}: {name} weak={_weak(g)}, jax {_weak(r)}"
             if values:
-                _close(g, r, rtol, atol, f"{where}: {name} values")
+                try:
+                    _close(g, r, rtol, atol, f"{where}: {name} values")
+                except AssertionError:
+                    # jax's own eager and jit answers may differ by a rounding at a
+                    # knife edge (a histogram bin edge at 7e-9 eagerly, 0 under jit):
+                    # an eager result may then be either of jax's.
+                    if name != "eager" or _agrees(w, r, rtol, atol):
+                        raise
+                    _close(g, w, rtol, atol, f"{where}: {name} values (jax eager)")
     avals, aval_tree = _leaves(wt_avals)
     assert aval_tree == tree, f"{where}: traced structure {aval_tree} != jax {tree}"
     for a, r in zip(avals, ref_avals, strict=True):
