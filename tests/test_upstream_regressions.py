@@ -42,3 +42,80 @@ def test_differences_of_empty_and_short_arrays_match_jax(shape, dtype, full):
             for label, f in DIFFS:
                 check(lambda v, f=f: f(wnp, v), lambda v, f=f: f(jnp, v), a,
                       context=f"{label} {shape} {dtype}")  # fmt: skip
+
+
+WHERE_REDUCTIONS = ["sum", "prod", "max", "min", "mean", "var", "std", "all", "any",
+                    "nansum", "nanprod", "nanmax", "nanmin", "nanmean", "nanvar",
+                    "nanstd"]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", WHERE_REDUCTIONS)
+def test_refusals_are_the_exception_class_and_words_jax_tests_expect(name):
+    """jax's lax_numpy_reducers_test expects ValueError and its own words: a non-boolean
+    ``where``, a repeated axis, ``ddof`` with ``correction``."""
+    x = np.zeros((4, 3), np.float32)
+    calls = [
+        lambda m: getattr(m, name)(x, where=np.ones((4, 3), np.int32)),
+        lambda m: getattr(m, name)(x, axis=(0, 0)),
+    ]
+    if name in ("var", "std"):
+        calls.append(lambda m: getattr(m, name)(x, ddof=1, correction=1))
+    for call in calls:
+        try:
+            call(jnp)
+        except (TypeError, ValueError) as err:
+            expected = err
+        else:
+            continue  # jax takes it (argmax has no where=): so do we, elsewhere tested
+        with pytest.raises(type(expected)) as ours:
+            call(wnp)
+        words = str(expected).split(";")[0].split(".")[0][:40]
+        assert words in str(ours.value), (str(expected), str(ours.value))
+
+
+QUANTILES = ["quantile", "nanquantile", "percentile", "nanpercentile"]
+
+
+@pytest.mark.parametrize("name", QUANTILES)
+def test_inverted_cdf_quantiles_with_and_without_weights_match_jax(name, full):
+    """``method='inverted_cdf'`` and ``weights=`` (jax's testWeightedQuantile raised
+    NotImplementedError here)."""
+    rng = np.random.default_rng(0)
+    scale = 100 if "percent" in name else 1
+    layouts = [((7,), None), ((3, 5), 1), ((2, 3, 4), (0, 2)), ((3, 5), None)]
+    kinds = ["float32", "float16", "int32"] if full else ["float32"]
+    cases = list(itertools.product(layouts, kinds, [False, True]))
+    if not full:  # CI: one layout per function, keepdims alternating with the weights
+        i = QUANTILES.index(name)
+        cases = [(layouts[i], "float32", i % 2 == 0)]
+    for (shape, axis), dt, keepdims in cases:
+        a = rng.normal(size=shape).astype(dt)
+        if "nan" in name and dt != "int32":
+            a.flat[1] = np.nan
+        w = rng.uniform(0.1, 2, size=shape).astype("float32" if dt == "int32" else dt)
+        q = np.asarray([0.25, 0.5, 0.75], w.dtype) * scale
+        for weights in (w, None):
+            for x64 in (False, True) if full else (bool(len(shape) % 2),):
+                with jax.enable_x64(x64):
+                    kw = {"axis": axis, "method": "inverted_cdf", "keepdims": keepdims}
+                    check(lambda a, q, w, kw=kw: getattr(wnp, name)(a, q, weights=w, **kw),
+                          lambda a, q, w, kw=kw: getattr(jnp, name)(a, q, weights=w, **kw),
+                          a, q, weights, context=f"{name} {shape} {axis} {dt}",
+                          rtol=1e-3, atol=1e-3)  # fmt: skip
+
+
+def test_weights_refusals_match_jax():
+    a = np.arange(6.0, dtype=np.float32).reshape(2, 3)
+    calls = [
+        lambda m: m.quantile(a, 0.5, weights=np.ones(6, np.complex64).reshape(2, 3),
+                             method="inverted_cdf"),
+        lambda m: m.quantile(a, 0.5, weights=np.ones((2, 3), np.float32)),
+        lambda m: m.quantile(a, 0.5, weights=np.ones(3, np.float32), method="inverted_cdf"),
+        lambda m: m.quantile(a, 0.5, axis=1, weights=np.ones(2, np.float32),
+                             method="inverted_cdf"),
+    ]  # fmt: skip
+    for call in calls:
+        with pytest.raises(Exception) as theirs:
+            call(jnp)
+        with pytest.raises(type(theirs.value)):
+            call(wnp)

@@ -63,8 +63,11 @@ class TypeCheckError(WeaktraceError, TypeError):
     """A Program whose recorded types do not follow from its equations."""
 
 
-class InvalidInputError(WeaktraceError, TypeError):
-    """A value that cannot enter a trace or an operation (strings, None, objects)."""
+class InvalidInputError(WeaktraceError, TypeError, ValueError):
+    """A value that cannot enter a trace or an operation (strings, None, objects), or an
+    argument an operation refuses (a non-boolean ``where``, ``ddof`` with
+    ``correction``). jax raises TypeError for some of these and ValueError for others,
+    so it is both: code written against jax catches it either way."""
 
 
 class TracerLeakError(WeaktraceError, RuntimeError):

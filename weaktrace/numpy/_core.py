@@ -146,7 +146,7 @@ def axes_arg(axis: Any, ndim: int, fn: str) -> tuple[int, ...]:
     items = tuple(axis) if isinstance(axis, tuple | list) else (axis,)
     out = tuple(axis_arg(a, ndim, fn) for a in items)
     if len(set(out)) != len(out):
-        raise ShapeError(f"{fn}: repeated axis in {axis!r}; name each axis once")
+        raise ShapeError(f"{fn}: duplicate value in 'axis': {axis!r}; name each axis once")
     return out
 
 

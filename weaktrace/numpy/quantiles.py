@@ -24,6 +24,7 @@ from weaktrace.numpy._core import (
     operand,
     promote,
 )
+from weaktrace.numpy.quantiles_cdf import inverted_cdf, weighted_operands
 from weaktrace.numpy.reductions import any as _any
 from weaktrace.numpy.reductions import sum as _sum
 from weaktrace.numpy.shapes import expand_dims, reshape, transpose
@@ -37,13 +38,14 @@ def _op(x: Any, b: Context) -> Any:
     return operand(x, b)
 
 
-def _prepare(a: Any, axis: Any, keepdims: bool) -> tuple[Any, int, list[int]]:
-    """Flatten the reduced axes into one (jax's reshape with a permutation)."""
+def _prepare(a: Any, w: Any, axis: Any, keepdims: bool) -> tuple[Any, Any, int, list[int]]:
+    """Flatten the reduced axes into one (jax's reshape with a permutation); the
+    weights, if any, alike."""
     keepdim: list[int] = []
     if axis is None:
         if keepdims:
             keepdim = [1] * a.aval.ndim
-        return reshape(a, (-1,)), 0, keepdim
+        return reshape(a, (-1,)), None if w is None else reshape(w, (-1,)), 0, keepdim
     if isinstance(axis, tuple):
         nd = a.aval.ndim
         axes = tuple(axis_arg(ax, nd, "quantile") for ax in axis)
@@ -60,8 +62,10 @@ def _prepare(a: Any, axis: Any, keepdims: bool) -> tuple[Any, int, list[int]]:
         kept = tuple(shape[i] for i in range(nd) if i not in axes)
         touched = math.prod(shape[i] for i in range(nd) if i in axes)
         a = reshape(transpose(a, dims), (*kept, touched))
-        return a, a.aval.ndim - 1, keepdim
-    return a, axis_arg(axis, a.aval.ndim, "quantile"), keepdim
+        if w is not None:
+            w = reshape(transpose(w, dims), (*kept, touched))
+        return a, w, a.aval.ndim - 1, keepdim
+    return a, w, axis_arg(axis, a.aval.ndim, "quantile"), keepdim
 
 
 def _quantile(name: str, a: Any, q: Any, axis: Any, method: str, keepdims: bool,
@@ -73,18 +77,14 @@ def _quantile(name: str, a: Any, q: Any, axis: Any, method: str, keepdims: bool,
         )
     b = context(a, q, weights)
     x, qq = _op(a, b), _op(q, b)
-    if weights is not None or method == "inverted_cdf":
-        raise NotImplementedError(
-            f"weaktrace.numpy.{name}: weights= and method='inverted_cdf' are not mirrored yet"
-        )
-    (x,) = promote(b, name, [x], "inexact")
+    x, w = weighted_operands(b, name, x, weights, method, axis)
     if kind(x) == "c":
         raise InvalidInputError(
             "quantile does not support complex input, as the operation is poorly defined."
         )
     if kind(qq) != "f":  # lax.floor / lax.mul reject the others
         raise OperandTypeError(f"{name}: q must be a real floating array, got {qq.aval[1]}")
-    x, axis, keepdim = _prepare(x, axis, keepdims)
+    x, w, axis, keepdim = _prepare(x, w, axis, keepdims)
     q_shape = qq.aval.shape
     q_ndim = len(q_shape)
     if q_ndim > 1:
@@ -93,7 +93,7 @@ def _quantile(name: str, a: Any, q: Any, axis: Any, method: str, keepdims: bool,
     qdt, int_ = qq.aval[1], b.policy.user_dtype(int)
     if squash_nans:
         x = where(isnan(x), np.nan, x)
-        (x,) = _sort(b, [x], axis, True, 1)
+        x, w = _sort_with(b, x, w, axis)
         counts = _sum(~isnan(x), axis=axis, dtype=qdt, keepdims=keepdims)
         red_shape = counts.aval.shape
         qe = reshape(qq, q_shape + (1,) * len(red_shape))
@@ -117,7 +117,7 @@ def _quantile(name: str, a: Any, q: Any, axis: Any, method: str, keepdims: bool,
         high_value = x[tuple(index)]
     else:
         x = where(_any(isnan(x), axis=axis, keepdims=True), np.nan, x)
-        (x,) = _sort(b, [x], axis, True, 1)
+        x, w = _sort_with(b, x, w, axis)
         n: Any = lit(b, a_shape[axis], qdt)
         qe = qq * (n - 1)
         low, high = floor(qe), ceil(qe)
@@ -133,12 +133,23 @@ def _quantile(name: str, a: Any, q: Any, axis: Any, method: str, keepdims: bool,
                 emit(P.broadcast_in_dim_p, w, shape=low_value.aval.shape, broadcast_dimensions=(0,))
                 for w in (low_weight, high_weight)
             )
-    result = _combine(b, method, low_value, high_value, low_weight, high_weight, qdt)
+    if method == "inverted_cdf":
+        result = inverted_cdf(b, x, w, qq, axis, keepdims, squash_nans)
+    else:
+        result = _combine(b, method, low_value, high_value, low_weight, high_weight, qdt)
     if keepdims and keepdim:
         if q_ndim > 0:
             keepdim = [q_shape[0], *keepdim]
         result = reshape(result, tuple(keepdim))
     return convert(b, result, x.aval[1], False)
+
+
+def _sort_with(b: Context, x: Any, w: Any, axis: int) -> tuple[Any, Any]:
+    """``lax.sort`` of x, or ``lax.sort_key_val(x, w)`` with weights."""
+    if w is None:
+        return _sort(b, [x], axis, True, 1)[0], None
+    x, w = _sort(b, [x, w], axis, True, 1)
+    return x, w
 
 
 def _take(x: Any, idx: Any, axis: int, keepdims: bool) -> Any:

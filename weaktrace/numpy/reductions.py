@@ -70,7 +70,7 @@ def check_where(b: Context, name: str, where: Any) -> Tracer | None:
     w = operand(where, b)
     if w.aval[1] is not BOOL:
         raise InvalidInputError(
-            f"{name}: where must be None or a boolean array; got dtype={w.aval[1]}"
+            f"jnp.{name}: where must be None or a boolean array; got dtype={w.aval[1]}"
         )
     return w
 

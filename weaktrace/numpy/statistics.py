@@ -104,6 +104,7 @@ def std(a: Any, axis: Any = None, dtype: Any = None, out: None = None, ddof: int
             raise OperandTypeError(f"dtype argument to std must be inexact; got {dt}")
     if out is not None:
         raise NotImplementedError("The 'out' argument to std is not supported.")
+    R.check_where(context(a, where), "std", where)  # jax names std in the error
     v = var(a, axis=axis, dtype=dtype, correction=correction, keepdims=keepdims, where=where,
             mean=mean)  # fmt: skip
     return emit(P.sqrt_p, operand(v, context(v)))
@@ -244,6 +245,7 @@ def nanvar(a: Any, axis: Any = None, dtype: Any = None, out: None = None, ddof: 
 def nanstd(a: Any, axis: Any = None, dtype: Any = None, out: None = None, ddof: int = 0,
            keepdims: bool = False, where: Any = None, mean: Any = None) -> Any:  # fmt: skip
     """``jax.numpy.nanstd``: sqrt(nanvar)."""
+    R.check_where(context(a, where), "nanstd", where)  # jax names nanstd in the error
     v = nanvar(a, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims, where=where,
                mean=mean)  # fmt: skip
     return emit(P.sqrt_p, operand(v, context(v)))
