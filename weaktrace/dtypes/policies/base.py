@@ -78,6 +78,10 @@ class Policy:
     # cumsum/cumprod (and add/multiply.accumulate) of integers: NumPy and PyTorch
     # accumulate in the sum's dtype (`accumulate`: int8 -> int64); JAX keeps the dtype.
     cumulative_promotes_integers: bool = False
+    # Functions that ``asarray`` their operands before promoting (intersect1d, setxor1d):
+    # NumPy has no weak arrays, so a Python scalar enters strong (int64 / float64); JAX's
+    # arrays from Python scalars stay weak.
+    asarray_operands_strong: bool = False
     # NumPy's ufunc methods: ``at`` updates `a` in place (each result is cast back to a's
     # dtype), a ufunc without identity reduces one axis at a time (``axis=None`` of a
     # matrix raises). False: JAX's (``at`` returns the loop's dtype, reduce ravels).

@@ -34,6 +34,7 @@ class NumpyPolicy(Policy):
     int_division_by_zero_is_zero = True
     cumulative_promotes_integers = True
     numpy_ufunc_methods = True
+    asarray_operands_strong = True
     numpy_complex_order = True
     numpy_power = True
     ieee_exact_lowering = True
