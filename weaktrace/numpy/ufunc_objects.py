@@ -34,6 +34,7 @@ from weaktrace.numpy._core import (
     INT32,
     N,
     P,
+    Tracer,
     alias,
     axes_arg,
     bind,
@@ -235,7 +236,8 @@ def _scatter_at(op: str, bool_via_int: bool) -> Callable[..., Any]:
 
     def at(a: Any, indices: Any, c: Any, /) -> Any:
         _check(f"{op}.at", a, c)
-        b = context(a, c)
+        leaves = indices if isinstance(indices, tuple) else (indices,)
+        b = context(a, c, *(i for i in leaves if i.__class__ is Tracer))
         key = _index(b, indices)
         x, y = operand(a, b), operand(c, b)
         if bool_via_int and x.aval[1] is BOOL:
