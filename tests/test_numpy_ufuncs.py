@@ -196,10 +196,22 @@ def _cases() -> list[tuple[str, str, Fn, tuple[tuple[int, ...], ...], tuple[str,
 
 
 CASES = _cases()
-SAMPLE = 150  # cases CI runs (spread over templates, ufuncs and kinds)
+SAMPLE = 120  # cases CI runs (spread over templates, ufuncs and kinds)
 
-# Where weaktrace disagrees with jax: (name, label, kinds) -> reason, grouped by cause.
-KNOWN_MISMATCHES: dict[tuple[str, str, tuple[str, ...]], str] = {}
+# Where weaktrace disagrees with jax: (name, label, kinds, x64) -> reason, by cause.
+_WEAK_BOOL_OUTER = (
+    "jax's logical_and/or/xor.outer returns a weak bool when its operands' join is weak (a "
+    "Python float with uint64; uint64 with int16 under x64): its vmapped call compares "
+    "weak values (lax.ne keeps the weak flag), while jnp.logical_*(a, b) itself, and "
+    "weaktrace's outer (weaktrace/numpy/ufunc_objects.py _outer: the call on broadcast "
+    "operands), give a strong bool"
+)
+KNOWN_MISMATCHES: dict[tuple[str, str, tuple[str, ...], bool], str] = {
+    (name, "outer scalar", kinds, x64): _WEAK_BOOL_OUTER
+    for name in ("logical_and", "logical_or", "logical_xor")
+    for kinds, x64 in ((("py_float", "uint64"), False), (("py_float", "uint64"), True),
+                       (("uint64", "int16"), True))
+}  # fmt: skip
 
 
 def _case_id(c: Any) -> str:
@@ -212,7 +224,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         cases = with_x64(CASES, SAMPLE, full_run(metafunc.config))
         marks = [
             pytest.param(c, marks=pytest.mark.xfail(strict=True, reason=KNOWN_MISMATCHES[key]))
-            if (key := (c[0][0], c[0][1], c[0][4])) in KNOWN_MISMATCHES
+            if (key := (c[0][0], c[0][1], c[0][4], c[1])) in KNOWN_MISMATCHES
             else c
             for c in cases
         ]
