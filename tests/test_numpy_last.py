@@ -348,18 +348,8 @@ def _np_value(kind: str, shape: tuple[int, ...], seed: int) -> Any:
 
 
 # numpy's set functions asarray their operands: a Python scalar enters as float64 /
-# int64 (not weakly, as in numpy's arithmetic). weaktrace's numpy policy keeps it weak.
-_SET_SCALAR = (
-    "policy='numpy': np.intersect1d/np.setxor1d take a Python scalar as a float64/int64 "
-    "array; weaktrace's mirror promotes it weakly (weaktrace/numpy/sets_more.py _inputs: "
-    "promote(...) with the policy's weak scalar rule)"
-)
-SET_CASES = [
-    pytest.param(k, marks=pytest.mark.xfail(strict=True, reason=_SET_SCALAR))
-    if k[1] in ("py_int", "py_float")
-    else k
-    for k in POLICY_KINDS
-]
+# int64 (not weakly, as in numpy's arithmetic); the policy's asarray_operands_strong.
+SET_CASES = POLICY_KINDS
 
 
 @pytest.mark.parametrize("kinds", POLICY_KINDS, ids=["-".join(k) for k in POLICY_KINDS])

@@ -76,6 +76,7 @@ STATIC_NAMES = frozenset(
         "sharding",
         "device",
         "copy",
+        "inplace",
         "ndmin",
         "promote_integers",
         "return_index",

@@ -39,6 +39,7 @@ from weaktrace.numpy import (  # noqa: F401  (each module exports its functions)
     sorting,
     statistics,
     ufunc_api,
+    ufunc_objects,
     ufuncs,
     vectorizing,
     windows,

@@ -40,7 +40,8 @@ def _cumulative(name: str, prim: Any, a: Any, axis: Any, dtype: Any, out: Any,
         x = where(isnan(x), const_like(x, fill_value), x)
     if dtype is None:
         dt = x.aval[1]
-        result = b.policy.accumulate(dt) if promote_integers or dt is BOOL else dt
+        wide = promote_integers or dt is BOOL or b.policy.cumulative_promotes_integers
+        result = b.policy.accumulate(dt) if wide else dt
         compute = result
     else:
         result = b.policy.user_dtype(dtype)

@@ -8,15 +8,13 @@ from typing import Any
 import jax
 import numpy as np
 
-from weaktrace.core.operands import to_jax
 from weaktrace.core.source import pinning
 from weaktrace.core.trace import install_array_methods
 from weaktrace.errors import ForeignFunctionError
-from weaktrace.numpy._core import EXPORTS, Tracer, context, operand
+from weaktrace.numpy._core import EXPORTS, Tracer, context
 from weaktrace.numpy.array_methods import methods as jax_array_methods
 from weaktrace.numpy.contractions import matmul
 from weaktrace.numpy.indexing import getitem
-from weaktrace.numpy.shapes import reshape
 from weaktrace.numpy.ufuncs import (
     absolute,
     add,
@@ -181,30 +179,3 @@ def array_methods() -> dict[str, Any]:
 
 
 install_array_methods(array_methods())
-
-
-# -- ufunc methods --------------------------------------------------------------------
-
-# The binary functions jax.numpy makes ufunc objects: their mirrors get its `outer`.
-_BINARY_UFUNCS = (
-    "add", "subtract", "multiply", "maximum", "minimum", "logical_and", "logical_or",
-    "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor",
-)  # fmt: skip
-
-
-def _outer_of(fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
-    def outer(A: Any, B: Any, /) -> Any:
-        """``ufunc.outer(A, B)``: fn of every element of A with every element of B (the
-        result's shape is A's then B's). Python scalars stay weak, as in a call."""
-        b = context(A, B)
-        a, c = operand(A, b), operand(B, b)
-        if a.aval.ndim and c.aval.ndim:
-            a = reshape(a, a.aval.shape + (1,) * c.aval.ndim)
-        out = fn(a, c)
-        return to_jax(out) if b.eager else out
-
-    return outer
-
-
-for _name in _BINARY_UFUNCS:
-    setattr(EXPORTS[_name], "outer", _outer_of(EXPORTS[_name]))  # noqa: B010

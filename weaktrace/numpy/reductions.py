@@ -17,6 +17,7 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
+from weaktrace.core import primitives_window as W
 from weaktrace.errors import InvalidInputError, OperandTypeError, ShapeError
 from weaktrace.numpy._core import (
     BOOL,
@@ -85,6 +86,7 @@ def masked(x: Tracer, where: Tracer | None, fill: Any) -> Tracer:
 _BINARY = {
     P.reduce_sum_p: P.add_p, P.reduce_prod_p: P.mul_p, P.reduce_max_p: P.max_p,
     P.reduce_min_p: P.min_p, P.reduce_and_p: P.and_p, P.reduce_or_p: P.or_p,
+    W.reduce_xor_p: P.xor_p,
 }  # fmt: skip
 
 

@@ -65,7 +65,10 @@ def _joined(b: Context, u1: Tracer, n1: Any, u2: Tracer) -> Tracer:
 
 
 def _inputs(b: Context, name: str, ar1: Any, ar2: Any) -> tuple[Tracer, Tracer]:
-    x1, x2 = promote(b, name, [operand(ar1, b), operand(ar2, b)])
+    ops = [operand(ar1, b), operand(ar2, b)]
+    if b.policy.asarray_operands_strong:  # np.asarray: a Python scalar is a strong array
+        ops = [convert(b, x, x.aval[1], False) if x.aval[2] else x for x in ops]
+    x1, x2 = promote(b, name, ops)
     return N.ravel(x1), N.ravel(x2)
 
 

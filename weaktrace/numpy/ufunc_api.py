@@ -163,6 +163,12 @@ class ufunc:
         dt = _np(self._dtype(b, x, x) if dtype is None else b.policy.user_dtype(dtype))
         w = None if where is None else N.broadcast_to(operand(where, b), x.aval.shape)
         nd = x.aval.ndim
+        several = nd > 1 and (axis is None or (isinstance(axis, tuple) and len(axis) > 1))
+        if several and self.identity is None and b.policy.numpy_ufunc_methods:
+            raise OperandValueError(
+                f"reduction operation '{self.__name__}' is not reorderable, so at most one "
+                "axis may be specified"
+            )
         if isinstance(axis, tuple):
             [axis_arg(a, nd, "reduce") for a in axis]
             raise NotImplementedError("tuple of axes")
@@ -250,7 +256,8 @@ class ufunc:
         x = operand(a, b)
         ys = [operand(v, b) for v in args]
         dt = _np(self._dtype(b, x, *ys))
-        x = N.astype(x, dt)
+        # numpy updates a in place: each result is cast back to a's dtype by the update
+        x = x if b.policy.numpy_ufunc_methods else N.astype(x, dt)
         ys = [N.astype(v, dt) for v in ys]
         idx = [operand(i, b) for i in items]
         if not idx:

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from ml_dtypes import finfo
 
 from weaktrace.core import primitives_window as W
 from weaktrace.dtypes.policies.base import int_bounds
@@ -18,6 +19,7 @@ from weaktrace.errors import InvalidInputError, OperandTypeError, OperandValueEr
 from weaktrace.ir.values import Literal
 from weaktrace.numpy._core import (
     BOOL,
+    F32,
     Context,
     P,
     Tracer,
@@ -344,15 +346,17 @@ def round(a: Any, decimals: int = 0, out: None = None) -> Any:
         if decimals < 0:
             raise NotImplementedError("integer round with decimals < 0 is not implemented")
         return a
+    if kind(a) in "fc" and decimals > np.log10(float(finfo(P._real_dtype(a.aval[1]).numpy).max)):
+        return a  # rounding beyond the dtype's precision changes nothing (jax)
     if kind(a) == "c":
-        return emit(P.complex_p, round(emit(P.real_p, a), decimals),
-                     round(emit(P.imag_p, a), decimals))  # fmt: skip
+        return emit(P.complex_p, *(round(emit(p, a), decimals) for p in (P.real_p, P.imag_p)))
     (a,) = promote(b, "round", [a], "inexact")
     if decimals == 0:
         return emit(P.round_p, a, rounding_method=1)
-    factor = const_like(a, 10.0**decimals)
-    scaled = emit(P.round_p, emit(P.mul_p, a, factor), rounding_method=1)
-    return emit(P.div_p, scaled, factor)
+    w = convert(b, a, F32, False) if a.aval[1].name == "float16" else a  # jax scales in f32
+    factor = const_like(w, 10.0**decimals)
+    r = emit(P.div_p, emit(P.round_p, emit(P.mul_p, w, factor), rounding_method=1), factor)
+    return r if w is a else convert(b, r, a.aval[1], False)
 
 
 @export

@@ -75,6 +75,17 @@ class Policy:
     # clip(int_array, lo, hi): NumPy drops a Python int bound beyond the array dtype's
     # range (it cannot change a value) instead of converting it.
     clip_drops_unreachable_int_bounds: bool = False
+    # cumsum/cumprod (and add/multiply.accumulate) of integers: NumPy and PyTorch
+    # accumulate in the sum's dtype (`accumulate`: int8 -> int64); JAX keeps the dtype.
+    cumulative_promotes_integers: bool = False
+    # Functions that ``asarray`` their operands before promoting (intersect1d, setxor1d):
+    # NumPy has no weak arrays, so a Python scalar enters strong (int64 / float64); JAX's
+    # arrays from Python scalars stay weak.
+    asarray_operands_strong: bool = False
+    # NumPy's ufunc methods: ``at`` updates `a` in place (each result is cast back to a's
+    # dtype), a ufunc without identity reduces one axis at a time (``axis=None`` of a
+    # matrix raises). False: JAX's (``at`` returns the loop's dtype, reduce ravels).
+    numpy_ufunc_methods: bool = False
     # sign of bools: bool (PyTorch's kernel) rather than refused (JAX's lax.sign).
     bool_sign: bool = False
     # integer ** traced integer: JAX runs six squaring steps (exponents beyond 63 wrap

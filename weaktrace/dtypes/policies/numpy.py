@@ -32,6 +32,9 @@ class NumpyPolicy(Policy):
     literal_overflow = "raise"
     clip_drops_unreachable_int_bounds = True
     int_division_by_zero_is_zero = True
+    cumulative_promotes_integers = True
+    numpy_ufunc_methods = True
+    asarray_operands_strong = True
     numpy_complex_order = True
     numpy_power = True
     ieee_exact_lowering = True
