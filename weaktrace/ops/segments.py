@@ -20,11 +20,12 @@ from typing import Any
 
 import numpy as np
 
-import weaktrace.numpy as wnp
+import weaktrace.numpy  # noqa: F401  (registers the functions N looks up)
 from weaktrace.core.mirror import exporter
 from weaktrace.core.operands import context, operand
 from weaktrace.core.trace import Tracer
 from weaktrace.errors import ConcretizationError
+from weaktrace.numpy._core import N as wnp  # weaktrace.numpy's public functions
 from weaktrace.numpy.indexed_update import update
 
 EXPORTS: dict[str, Callable[..., Any]] = {}
