@@ -34,7 +34,7 @@ from weaktrace.core.trace import Context, Tracer
 from weaktrace.dtypes.registry import by_name
 from weaktrace.errors import CarryTypeError
 from weaktrace.ir.values import AbstractValue
-from weaktrace.lax.control import _switch
+from weaktrace.lax.control import _eager, _switch
 
 _tree = jax.tree_util
 EXPORTS: dict[str, Callable[..., Any]] = {}
@@ -131,6 +131,9 @@ def custom_root(f: Callable[[Any], Any], initial_guess: Any,
     implicit function theorem with tangent_solve. With has_aux, solve returns a pair
     (solution, aux), and so does custom_root (aux gets zero tangents)."""
     ctx = context(*_tree.tree_leaves(initial_guess))
+    if ctx.eager:  # jax's own, the functions running weaktrace's mirrors eagerly
+        return _eager(jax.lax.custom_root, f, initial_guess, solve, tangent_solve,
+                      has_aux=has_aux)  # fmt: skip
     guess, tree = _leaves(ctx, (initial_guess,))
     avals = [g.aval for g in guess]
     unpack = lambda a: _tree.tree_unflatten(tree, a)[0]  # noqa: E731
@@ -160,6 +163,9 @@ def custom_linear_solve(matvec: Callable[[Any], Any], b: Any,
     solve's)."""
     aux = bool(has_aux)
     ctx = context(*_tree.tree_leaves(b))
+    if ctx.eager:  # jax's own, the functions running weaktrace's mirrors eagerly
+        return _eager(jax.lax.custom_linear_solve, matvec, b, solve, transpose_solve,
+                      symmetric=symmetric, has_aux=has_aux)  # fmt: skip
     bs, tree = _leaves(ctx, b)
     avals = [x.aval for x in bs]
     unpack = lambda a: _tree.tree_unflatten(tree, a)  # noqa: E731
