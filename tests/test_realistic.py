@@ -1,6 +1,6 @@
 """Realistic JAX programs (tests/realistic/), written as public JAX code is, run unchanged
 with their imports swapped for weaktrace's mirrors (`jax.numpy` -> `weaktrace.numpy`,
-`jax.lax`, `jax.nn` (with `jax.nn.initializers`), `jax.random`, `jax.scipy.special` ->
+`jax.lax`, `jax.nn` (with `jax.nn.initializers`), `jax.random`, `jax.scipy.special`, `jax.ops` ->
 their weaktrace namesakes; `from jax import jit, lax` keeps `jit` from jax).
 
 Each program runs four ways: jax eagerly and under jax.jit (the oracle), weaktrace eagerly
@@ -25,10 +25,10 @@ import weaktrace as wt
 HERE = pathlib.Path(__file__).parent / "realistic"
 PROGRAMS = sorted(p.stem for p in HERE.glob("*.py") if not p.stem.startswith("_"))
 # jax modules weaktrace mirrors, importable from `weaktrace` under the same names.
-MIRRORED = ("numpy", "lax", "nn", "random", "scipy")
+MIRRORED = ("numpy", "lax", "nn", "random", "scipy", "ops")
 # `import jax.<m> as x` and `from jax.<m> import ...` for the mirrored (sub)modules.
 MODULE_IMPORT = re.compile(
-    r"^(\s*)(import|from) jax\.(numpy|lax|nn|random|scipy)((?:\.\w+)*)\b", re.MULTILINE
+    r"^(\s*)(import|from) jax\.(numpy|lax|nn|random|scipy|ops)((?:\.\w+)*)\b", re.MULTILINE
 )
 FROM_JAX = re.compile(r"^(\s*)from jax import (.+)$", re.MULTILINE)
 
@@ -73,6 +73,7 @@ def test_swap_imports() -> None:
         "import jax\nimport jax.numpy as jnp\nfrom jax import jit, lax, nn as jnn\n"
         "from jax.scipy.special import gammaln\nimport jax.random as jrandom\n"
         "from jax.nn import initializers\nfrom jax import random\n"
+        "from jax.ops import segment_sum\n"
     )
     assert swap_imports(source).splitlines() == [
         "import jax",
@@ -83,6 +84,7 @@ def test_swap_imports() -> None:
         "import weaktrace.random as jrandom",
         "from weaktrace.nn import initializers",
         "from weaktrace import random",
+        "from weaktrace.ops import segment_sum",
     ]
 
 

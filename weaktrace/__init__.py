@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from weaktrace import lax, nn, numpy, random, scipy
+from weaktrace import ops as ops  # the jax.ops mirror
 from weaktrace.api import Comparison, Explanation, Traced, TracedFunction, compare, trace
 from weaktrace.dtypes import Lattice, Policy, policy, promote_types, promotion_table, result_type
 from weaktrace.errors import (

@@ -35,6 +35,7 @@ API_MODULES: list[tuple[str, str]] = [
     ("weaktrace.lax.linalg", "weaktrace.lax.linalg: the jax.lax.linalg mirror"),
     ("weaktrace.nn", "weaktrace.nn: the jax.nn mirror"),
     ("weaktrace.random", "weaktrace.random: the jax.random mirror"),
+    ("weaktrace.ops", "weaktrace.ops: the jax.ops mirror"),
     ("weaktrace.scipy.special", "weaktrace.scipy.special: the jax.scipy.special mirror"),
     ("weaktrace.dtypes", "weaktrace.dtypes: dtypes, lattices, tables"),
     ("weaktrace.dtypes.policies", "weaktrace.dtypes.policies: promotion policies"),

@@ -39,11 +39,16 @@ def _linear_solve(*ops: AbstractValue, matvec_program: Program, solve_program: P
                   transpose_program: Program | None, counts: tuple[int, int, int],
                   symmetric: bool) -> list[Any]:  # fmt: skip
     b = list(ops[sum(counts) :])
+    n = len(b)
     _expect("custom_linear_solve matvec outputs", _out_avals(matvec_program), b)
-    _expect("custom_linear_solve solve outputs", _out_avals(solve_program), b)
+    solved = _out_avals(solve_program)
+    _expect("custom_linear_solve solve outputs", solved[:n], b)
     if transpose_program is not None:
-        _expect("custom_linear_solve transpose_solve outputs", _out_avals(transpose_program), b)
-    return b  # jax's linear_solve gives b's types
+        tr = _out_avals(transpose_program)
+        _expect("custom_linear_solve transpose_solve outputs", tr[:n], b)
+    # jax's linear_solve gives b's types, then solve's aux outputs (has_aux: the
+    # outputs solve has beyond matvec's)
+    return b + solved[n:]
 
 
 linear_solve_p = Primitive("linear_solve", multiple_results=True)

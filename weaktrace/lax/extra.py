@@ -19,10 +19,10 @@ from weaktrace.core import primitives_lax_extra as X
 from weaktrace.core.mirror import exporter
 from weaktrace.core.operands import context, operand, to_jax
 from weaktrace.core.primitives_fft import fft_p
+from weaktrace.core.primitives_fft import to_inexact as _to_inexact
 from weaktrace.core.promotion import bind, convert
 from weaktrace.core.trace import Tracer
 from weaktrace.dtypes import registry
-from weaktrace.dtypes.registry import DType
 from weaktrace.lax import ops, windows
 from weaktrace.lax.ops import _ops
 
@@ -30,13 +30,6 @@ EXPORTS: dict[str, Callable[..., Any]] = {}
 export = exporter(EXPORTS)
 _D = registry.by_name
 _F32, _F64, _C64, _C128 = _D("float32"), _D("float64"), _D("complex64"), _D("complex128")
-
-
-def _to_inexact(dt: DType) -> DType:
-    """jax's to_inexact_dtype table, as jax.lax.fft uses it."""
-    if dt.kind in "fc":
-        return dt
-    return _F64 if dt.kind in "iu" and dt.bits == 64 else _F32
 
 
 @export

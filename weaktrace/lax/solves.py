@@ -34,7 +34,7 @@ from weaktrace.core.trace import Context, Tracer
 from weaktrace.dtypes.registry import by_name
 from weaktrace.errors import CarryTypeError
 from weaktrace.ir.values import AbstractValue
-from weaktrace.lax.control import _switch
+from weaktrace.lax.control import _eager, _switch
 
 _tree = jax.tree_util
 EXPORTS: dict[str, Callable[..., Any]] = {}
@@ -56,16 +56,45 @@ def _result(ctx: Context, tree: Any, outs: list[Tracer]) -> Any:
     return to_jax(value) if ctx.eager else value
 
 
-def _check(what: str, made: Made, tree: Any, avals: list[AbstractValue]) -> None:
+def _main_tree(what: str, made: Made, has_aux: bool) -> Any:
+    """The pytree of the function's main output: with has_aux, the first of the pair
+    (solution, aux) it must return (jax's _check_tree)."""
+    if not has_aux:
+        return made.out_tree
+    children = made.out_tree.children()
+    if len(children) != 2:
+        raise ValueError(
+            f"{what}() produced a pytree with structure {made.out_tree}, but a pytree tuple "
+            "with auxiliary output was expected because has_aux was set to True."
+        )
+    return children[0]
+
+
+def _check_tree(what: str, made: Made, tree: Any, has_aux: bool = False) -> None:
+    got = _main_tree(what, made, has_aux)
+    if got != tree:
+        raise TypeError(f"{what}() output pytree structure must match the input's, got {got} "
+                        f"and {tree}.")  # fmt: skip
+
+
+def _check(what: str, made: Made, tree: Any, avals: list[AbstractValue],
+           has_aux: bool = False, shapes_first: bool = False) -> None:  # fmt: skip
     """jax's _check_tree_and_avals: the same pytree, shapes and dtypes (weak flags may
-    differ)."""
-    if made.out_tree != tree:
-        raise TypeError(f"{what} must produce the same pytree as its input: {made.out_tree} "
-                        f"vs {tree}")  # fmt: skip
-    if len(made.out_avals) != len(avals) or not all(map(typematch, made.out_avals, avals)):
+    differ); with has_aux, of the main output (the aux output is free). shapes_first:
+    the leaves' shapes before the tree (custom_linear_solve checks them while tracing,
+    a ValueError)."""
+    if shapes_first:
+        main_tree = _main_tree(what, made, has_aux)
+        shapes = [a.shape for a in made.out_avals[: main_tree.num_leaves]]
+        if shapes != [a.shape for a in avals]:
+            raise ValueError(f"{what}() output shapes must match b, got {shapes} and "
+                             f"{[a.shape for a in avals]}")  # fmt: skip
+    _check_tree(what, made, tree, has_aux)
+    main = made.out_avals[: len(avals)]
+    if len(main) != len(avals) or not all(map(typematch, main, avals)):
         raise CarryTypeError(
             f"{what} must produce outputs of the input's shapes and dtypes: "
-            f"{[str(a) for a in made.out_avals]} vs {[str(a) for a in avals]}"
+            f"{[str(a) for a in main]} vs {[str(a) for a in avals]}"
         )
 
 
@@ -99,17 +128,20 @@ def custom_root(f: Callable[[Any], Any], initial_guess: Any,
                 tangent_solve: Callable[[Callable[[Any], Any], Any], Any],
                 has_aux: bool = False) -> Any:  # fmt: skip
     """``jax.lax.custom_root``: solve(f, initial_guess), differentiated by the
-    implicit function theorem with tangent_solve."""
-    if has_aux:
-        raise NotImplementedError("weaktrace.lax.custom_root: has_aux=True is not supported yet")
+    implicit function theorem with tangent_solve. With has_aux, solve returns a pair
+    (solution, aux), and so does custom_root (aux gets zero tangents)."""
     ctx = context(*_tree.tree_leaves(initial_guess))
+    if ctx.eager:  # jax's own, the functions running weaktrace's mirrors eagerly
+        return _eager(jax.lax.custom_root, f, initial_guess, solve, tangent_solve,
+                      has_aux=has_aux)  # fmt: skip
     guess, tree = _leaves(ctx, (initial_guess,))
     avals = [g.aval for g in guess]
     unpack = lambda a: _tree.tree_unflatten(tree, a)[0]  # noqa: E731
     fm = _trace(ctx, lambda *a: f(unpack(a)), avals)
     inner = _tree.tree_structure(initial_guess)
     _check("f", fm, inner, avals)
-    sm = _trace(ctx, lambda *a: solve(f, unpack(a)), avals)  # unchecked, as jax
+    sm = _trace(ctx, lambda *a: solve(f, unpack(a)), avals)
+    _check_tree("solve", sm, inner, bool(has_aux))  # the tree only: dtypes unchecked, as jax
     g = _linear_fn(inner, avals, fm.out_tree, fm.out_avals)
     tm = _trace(ctx, lambda *a: tangent_solve(g, _tree.tree_unflatten(fm.out_tree, a)),
                 fm.out_avals)  # fmt: skip
@@ -126,30 +158,41 @@ def custom_linear_solve(matvec: Callable[[Any], Any], b: Any,
                         transpose_solve: Callable[[Callable[[Any], Any], Any], Any] | None = None,
                         symmetric: bool = False, has_aux: bool = False) -> Any:  # fmt: skip
     """``jax.lax.custom_linear_solve``: solve(matvec, b), differentiated implicitly
-    (reverse mode needs transpose_solve, or symmetric)."""
-    if has_aux:
-        raise NotImplementedError(
-            "weaktrace.lax.custom_linear_solve: has_aux=True is not supported yet"
-        )
+    (reverse mode needs transpose_solve, or symmetric). With has_aux, solve and
+    transpose_solve return pairs (x, aux), and so does custom_linear_solve (its aux is
+    solve's)."""
+    aux = bool(has_aux)
     ctx = context(*_tree.tree_leaves(b))
+    if ctx.eager:  # jax's own, the functions running weaktrace's mirrors eagerly
+        return _eager(jax.lax.custom_linear_solve, matvec, b, solve, transpose_solve,
+                      symmetric=symmetric, has_aux=has_aux)  # fmt: skip
     bs, tree = _leaves(ctx, b)
     avals = [x.aval for x in bs]
     unpack = lambda a: _tree.tree_unflatten(tree, a)  # noqa: E731
     mm = _trace(ctx, lambda *a: matvec(unpack(a)), avals)
-    _check("matvec", mm, tree, avals)
+    _check("matvec", mm, tree, avals, shapes_first=True)
     sm = _trace(ctx, lambda *a: solve(matvec, unpack(a)), avals)
-    _check("solve", sm, tree, avals)
+    _check("solve", sm, tree, avals, aux, shapes_first=True)
     tm = None
+    out_tree = sm.out_tree
     if transpose_solve is not None:
         vecmat = matvec if symmetric else _linear_fn(tree, avals, tree, avals)
         tm = _trace(ctx, lambda *a: transpose_solve(vecmat, unpack(a)), avals)
-        _check("transpose_solve", tm, tree, avals)
+        _check("transpose_solve", tm, tree, avals, aux, shapes_first=True)
+        if aux and tm.out_tree != sm.out_tree:
+            # jax returns its result in transpose_solve's pytree with solve's leaves
+            # (an unflatten error where their aux leaf counts differ): refuse it
+            raise TypeError(
+                "custom_linear_solve with has_aux: solve and transpose_solve must return "
+                f"the same pytree, got {sm.out_tree} and {tm.out_tree}"
+            )
+        out_tree = tm.out_tree
     params = {"matvec_program": mm.program, "solve_program": sm.program,
               "transpose_program": None if tm is None else tm.program,
               "counts": (len(mm.captures), len(sm.captures), len(tm.captures) if tm else 0),
               "symmetric": bool(symmetric)}  # fmt: skip
     ins = (*mm.captures, *sm.captures, *(tm.captures if tm else ()), *bs)
-    return _result(ctx, tree, ctx.emit_n(linear_solve_p, ins, params))
+    return _result(ctx, out_tree, ctx.emit_n(linear_solve_p, ins, params))
 
 
 @export

@@ -58,18 +58,26 @@ def _slot_of(program: Program) -> int | None:
     return None
 
 
-def _with_fn(run: Run, program: Program, consts: tuple[Any, ...]) -> Callable[..., Any]:
+def _with_fn(run: Run, program: Program, consts: tuple[Any, ...],
+             aux_from: int | None = None) -> Callable[..., Any]:  # fmt: skip
     """A solve function for jax: (fn, x) -> the program's outputs, its slot (if it
-    calls the function jax hands it) filled with fn."""
+    calls the function jax hands it) filled with fn; with aux_from, the pair
+    (outputs[:aux_from], outputs[aux_from:]) jax's has_aux expects."""
     slot = _slot_of(program)
 
-    def solve(fn: Callable[..., Any], x: Any) -> tuple[Any, ...]:
+    def solve(fn: Callable[..., Any], x: Any) -> Any:
         if slot is None:
-            return tuple(run(program, (*consts, *x)))
-        with _filled(slot, fn):
-            return tuple(run(program, (*consts, *x)))
+            out = tuple(run(program, (*consts, *x)))
+        else:
+            with _filled(slot, fn):
+                out = tuple(run(program, (*consts, *x)))
+        return out if aux_from is None else (out[:aux_from], out[aux_from:])
 
     return solve
+
+
+def _flat(out: Any, has_aux: bool) -> list[Any]:
+    return [*out[0], *out[1]] if has_aux else list(out)
 
 
 def _custom_root(run: Run, *ops: Any, f_program: Program, solve_program: Program,
@@ -79,8 +87,12 @@ def _custom_root(run: Run, *ops: Any, f_program: Program, solve_program: Program
     def f(x: Any) -> tuple[Any, ...]:
         return tuple(run(f_program, (*fc, *x)))
 
-    solve = _with_fn(run, solve_program, sc)
-    return list(lax.custom_root(f, tuple(guess), solve, _with_fn(run, tangent_program, tc)))
+    n = len(guess)
+    aux = len(solve_program.outvars) > n  # has_aux with aux leaves (none: the same values)
+    solve = _with_fn(run, solve_program, sc, n if aux else None)
+    out = lax.custom_root(f, tuple(guess), solve, _with_fn(run, tangent_program, tc),
+                          has_aux=aux)  # fmt: skip
+    return _flat(out, aux)
 
 
 def _linear_solve(run: Run, *ops: Any, matvec_program: Program, solve_program: Program,
@@ -91,10 +103,13 @@ def _linear_solve(run: Run, *ops: Any, matvec_program: Program, solve_program: P
     def matvec(x: Any) -> tuple[Any, ...]:
         return tuple(run(matvec_program, (*mc, *x)))
 
-    tr = None if transpose_program is None else _with_fn(run, transpose_program, tc)
-    out = lax.custom_linear_solve(matvec, tuple(b), _with_fn(run, solve_program, sc), tr,
-                                  symmetric=symmetric)  # fmt: skip
-    return list(out)
+    n = len(b)
+    aux = len(solve_program.outvars) > n  # has_aux with aux leaves (none: the same values)
+    cut = n if aux else None
+    tr = None if transpose_program is None else _with_fn(run, transpose_program, tc, cut)
+    out = lax.custom_linear_solve(matvec, tuple(b), _with_fn(run, solve_program, sc, cut), tr,
+                                  symmetric=symmetric, has_aux=aux)  # fmt: skip
+    return _flat(out, aux)
 
 
 def _composite(run: Run, *ops: Any, program: Program, name: str, version: int,

@@ -18,6 +18,7 @@ import numpy as np
 
 from weaktrace.core.mirror import exporter
 from weaktrace.core.primitives_fft import fft_p
+from weaktrace.core.primitives_fft import to_inexact as _to_inexact
 from weaktrace.dtypes import registry
 from weaktrace.dtypes.registry import DType
 from weaktrace.errors import InvalidInputError, OperandTypeError, OperandValueError, ShapeError
@@ -40,13 +41,6 @@ export = exporter(EXPORTS)
 
 _D = registry.by_name
 _F32, _F64, _C64, _C128 = _D("float32"), _D("float64"), _D("complex64"), _D("complex128")
-
-
-def _to_inexact(dt: DType) -> DType:
-    """``jax._src.dtypes.to_inexact_dtype``: jax.lax.fft's own fixed table."""
-    if dt.kind in "fc":
-        return dt
-    return _F64 if dt.kind in "iu" and dt.bits == 64 else _F32
 
 
 def _to_complex(dt: DType) -> DType:

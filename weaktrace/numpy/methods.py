@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -151,7 +152,18 @@ def _array_function(self: Any, func: Any, types: Any, args: Any, kwargs: Any) ->
     raise _foreign(func.__name__, "numpy")
 
 
+_JAX_OPERATORS = "jax._src.numpy.array_methods"
+
+
 def _jax_array(self: Any) -> Any:
+    caller = sys._getframe(1)
+    if caller.f_code.co_name.startswith("_operator_") and (
+        caller.f_globals.get("__name__") == _JAX_OPERATORS
+    ):
+        # a jax array's operator with a tracer on its right (``jax_array + tracer``, a
+        # closed-over constant): the tracer itself is not an array jax accepts, so the
+        # operator returns NotImplemented and Python calls the tracer's reflected one
+        return self
     raise ForeignFunctionError(
         "a jax function was given a weaktrace value (a traced array): jax cannot compute "
         "on it. Call the weaktrace mirror instead (weaktrace.numpy for jax.numpy, "
