@@ -194,21 +194,3 @@ def test_gradient_matches_jax(name, unique):
 # weaktrace.numpy.full refuses a Python int fill beyond int32 with x64 off even when
 # the explicit dtype holds it (jnp.full converts it to the dtype); weaktrace.ops passes
 # typed fills so it does not hit this.
-KNOWN_MISMATCHES = {
-    "full uint32 max": (lambda m: m.full((2,), 2**32 - 1, dtype=np.uint32)),
-}
-
-
-@pytest.mark.parametrize(
-    "case",
-    [
-        pytest.param(c, marks=pytest.mark.xfail(strict=True, reason="numpy.full Python int fill"))
-        for c in sorted(KNOWN_MISMATCHES)
-    ],
-)
-def test_known_mismatches(case):
-    import weaktrace.numpy as wnp
-
-    with jax.enable_x64(False):
-        check(lambda: KNOWN_MISMATCHES[case](wnp), lambda: KNOWN_MISMATCHES[case](jnp),
-              context=case)  # fmt: skip

@@ -1,6 +1,7 @@
-"""Bugs found by running jax's own upstream test files (tests/lax_numpy_*_test.py) with
-``jax.numpy`` swapped for ``weaktrace.numpy``; each is checked here against jax, computed
-at test time, over generated cases."""
+"""Bugs found outside the per-family suites: by running jax's own upstream test files
+(tests/lax_numpy_*_test.py) with ``jax.numpy`` swapped for ``weaktrace.numpy``, and by
+realistic programs. Each is checked here against jax, computed at test time, over
+generated cases."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
+import weaktrace as wt
 import weaktrace.numpy as wnp
 from tests.mirror_harness import check
 
@@ -119,3 +121,33 @@ def test_weights_refusals_match_jax():
             call(jnp)
         with pytest.raises(type(theirs.value)):
             call(wnp)
+
+
+FULL_INTS = [2**32 - 1, -1, 2**40, 2**64 - 1, 2**64, -(2**63), 300, 7]
+FULL_DTYPES = ["uint32", "uint8", "int8", "float32", "uint64", "int64", "bool", "bfloat16"]
+
+
+@pytest.mark.parametrize("x64", [False, True])
+def test_full_takes_a_python_int_straight_to_its_dtype(x64):
+    """``full(shape, 2**32 - 1, dtype=uint32)`` with x64 off fills uint32 as jax does (the
+    int was made a weak int32 first, which it does not fit); ints wrap into integer
+    dtypes, and beyond uint64 raise OverflowError, as jax's convert_element_type."""
+    import warnings
+
+    with jax.enable_x64(x64), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for v, dt in itertools.product(FULL_INTS, FULL_DTYPES):
+            try:
+                want = jnp.full((2,), v, dtype=dt)
+            except TypeError:  # numpy's object array of 2**64 cannot become bfloat16:
+                continue  # a quirk of jax's np.asarray(v).astype(dt), not a rule
+            except OverflowError:
+                with pytest.raises(OverflowError):
+                    wnp.full((2,), v, dtype=dt)
+                continue
+            for got in (wnp.full((2,), v, dtype=dt),
+                        wt.trace(lambda v=v, dt=dt: wnp.full((2,), v, dtype=dt))()):  # fmt: skip
+                assert (got.dtype, got.weak_type) == (want.dtype, want.weak_type), (v, dt)
+                np.testing.assert_array_equal(
+                    np.asarray(got), np.asarray(want), err_msg=f"{v} {dt}"
+                )

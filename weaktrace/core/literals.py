@@ -50,6 +50,8 @@ def literal_value(value: Any, dt: DType, overflow: str = "wrap") -> Any:
         return np.bool_(value.real != 0)  # XLA's convert looks at the real part only
     cls = value.__class__
     if (cls is float or cls is int) and k in "fc":  # fast paths: the constructor agrees
+        if cls is int and not -(2**63) <= value < 2**63:
+            value = float(value)  # ml_dtypes' floats take no int beyond int64
         return scalar(value)
     if cls is complex and k == "c":
         return scalar(value)

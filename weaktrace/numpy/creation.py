@@ -11,6 +11,7 @@ from typing import Any
 import jax
 import numpy as np
 
+from weaktrace.core.literals import literal_value
 from weaktrace.errors import InvalidInputError, OperandTypeError
 from weaktrace.ir.values import AbstractValue
 from weaktrace.numpy._core import (
@@ -42,6 +43,13 @@ def full(shape: Any, fill_value: Any, dtype: Any = None) -> Any:
     """``jax.numpy.full``: weak when no dtype is given and the fill is weak."""
     b = context(fill_value)
     dims = shape_arg(shape)
+    if dtype is not None and fill_value.__class__ is int:
+        # a Python int goes straight to the requested dtype (jax's convert_element_type
+        # of the scalar): 2**32 - 1 fills uint32 with x64 off, where it is no weak int32
+        dt = b.policy.user_dtype(dtype)
+        return broadcast_scalar(
+            lit(b, literal_value(fill_value, dt, b.policy.literal_overflow), dt), dims
+        )
     v = operand(fill_value, b)
     if dtype is not None:
         v = convert(b, v, b.policy.user_dtype(dtype), False)
