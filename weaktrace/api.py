@@ -10,6 +10,7 @@ import dataclasses
 import functools
 import html
 import linecache
+import math
 import sys
 import threading
 from collections.abc import Callable, Iterable, Sequence
@@ -23,9 +24,8 @@ from weaktrace.core.program import make_program
 from weaktrace.core.trace import Promotion, current
 from weaktrace.dtypes import registry
 from weaktrace.dtypes.policies import Policy, as_policy
-from weaktrace.dtypes.policies.base import INT64_MAX, INT64_MIN
+from weaktrace.dtypes.policies.base import INT64_MAX, INT64_MIN, ValueCheck
 from weaktrace.errors import (
-    ArgumentOverflowError,
     InvalidInputError,
     StaticArgumentError,
     WeaktraceError,
@@ -244,12 +244,18 @@ class TracedFunction:
         weak_bools = pol.scalar(bool)[1]
         big_ints = type(pol).python_int is not Policy.python_int
         lowers = type(pol).lowering_dtype is not Policy.lowering_dtype
-        if not (weak_bools or big_ints or lowers):
+        # Python floats / complexes the policy types otherwise than jax.jit (x64) does:
+        # torch's default float32 (see `_run`)
+        numbers = tuple(t for t, jax_dt in ((float, "float64"), (complex, "complex128"))
+                        if self._x64 and pol.scalar(t)[0].name != jax_dt)  # fmt: skip
+        if not (weak_bools or big_ints or lowers or numbers):
             return None
 
         def leaf(x: Any) -> Any:
             if x.__class__ is bool and weak_bools:
                 return _Marked(x, True)
+            if x.__class__ in numbers:
+                return _Marked(x, x.__class__())  # one stand-in (0.0, 0j): one cache entry
             if x.__class__ is int and big_ints and not INT64_MIN <= x <= INT64_MAX:
                 dt = pol.python_int(x)[0]  # raises beyond the policy's range
                 return _Marked(np.asarray(x, dt.numpy), (x > 0 and INT64_MAX + 1) or INT64_MIN)
@@ -286,18 +292,31 @@ class TracedFunction:
         targets = self._int_targets.get(in_tree)
         if targets is None:
             return False
-        for i, (dt, lo, hi) in targets.items():
-            if type(leaves[i]) is int and not lo <= leaves[i] <= hi:
-                raise ArgumentOverflowError(f"Python integer {leaves[i]} out of bounds for {dt}")
+        for i, checks in targets.items():
+            x = leaves[i]
+            if x.__class__ is not int and (x.__class__ is not float or not math.isfinite(x)):
+                continue
+            for c in checks:
+                if not c.lo <= x <= c.hi:
+                    raise c.error(c.message.format(value=x, dtype=c.dtype))
         return True
 
     def _run(self, *args: Any, **kwargs: Any) -> Any:
         """What jax.jit traces: our trace for the arguments' types, then the program
         evaluated with the lax lowering rules."""
         self.traces += 1
-        traced, leaves = self._trace(args, kwargs)
+        traced, leaves = self._trace(args, kwargs, jit_view=True)
         stages.warn_lowered_dtypes(traced.policy, traced.program)
         outs = eval_program(traced.program, leaves, traced.policy)
+        flat = jax.tree_util.tree_leaves((args, kwargs), is_leaf=_is_marked)
+        if any(x.__class__ is _Marked and x.python.__class__ in _NUMBERS for x in flat):
+            # A Python float entered jax as float64 (x64), and the program computed with
+            # it as such (each operation converts it where it meets other operands, so
+            # f64_array + 0.1 adds 0.1, not 0.1 rounded to float32). The results leave in
+            # the dtypes the policy traces them to (identity(2.5) is float32, as
+            # f.trace(2.5) says and torch.tensor(2.5) is).
+            wanted = self._trace(args, kwargs)[0].program.outvars
+            outs = _in_dtypes(outs, [v.aval for v in wanted], traced.policy)
         return jax.tree_util.tree_unflatten(traced.out_tree, outs)
 
     def lower(self, *args: Any, **kwargs: Any) -> stages.Lowered:
@@ -338,11 +357,15 @@ class TracedFunction:
         with stages.x64_mode(self._x64):
             return self._trace(args, kwargs)[0]
 
-    def _trace(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Traced, list[Any]]:
+    def _trace(
+        self, args: tuple[Any, ...], kwargs: dict[str, Any], jit_view: bool = False
+    ) -> tuple[Traced, list[Any]]:
+        """The trace of the arguments; `jit_view`: Python numbers marked for their
+        dtype (see `_run`) are traced as the values jax.jit passes."""
         statics, dyn_args, dyn_kwargs, static_kwargs = self._split(args, kwargs)
         leaves, in_tree = jax.tree_util.tree_flatten((dyn_args, dyn_kwargs), is_leaf=_is_marked)
         pol = self.policy.resolve()
-        in_avals = [abstractify(x.python if x.__class__ is _Marked else x, pol) for x in leaves]
+        in_avals = [abstractify(_stand_in(x, jit_view), pol) for x in leaves]
         leaves = [x.value if x.__class__ is _Marked else x for x in leaves]
 
         def flat_fun(*tracers: Any) -> Any:
@@ -354,8 +377,14 @@ class TracedFunction:
         made = make_program(flat_fun, in_avals, pol)
         if made.int_checks:
             index = {v: i for i, v in enumerate(made.program.invars)}
-            self._int_targets[in_tree] = {index[v]: (dt, *pol.int_range(dt))
-                                          for v, dt in made.int_checks if v in index}  # fmt: skip
+            targets: dict[int, list[ValueCheck]] = {}
+            for v, check in made.int_checks:
+                if v in index:
+                    if check.__class__ is not ValueCheck:  # an integer dtype: its range
+                        lo, hi = pol.int_range(check)
+                        check = ValueCheck(check, lo, hi, _OUT_OF_BOUNDS)
+                    targets.setdefault(index[v], []).append(check)
+            self._int_targets[in_tree] = targets
         traced = Traced(
             made.program,
             jax.tree_util.tree_unflatten(in_tree, in_avals),
@@ -375,6 +404,36 @@ class TracedFunction:
         report = self.trace(*args, **kwargs).explain()
         print(report, file=file or sys.stdout)
         return report
+
+
+_OUT_OF_BOUNDS = "Python integer {value} out of bounds for {dtype}"
+_NUMBERS = (float, complex)
+
+
+def _stand_in(x: Any, jit_view: bool) -> Any:
+    """What a leaf is traced as: a marked argument's stand-in (see `_Marked`), except a
+    marked Python number in the jit view (the value jax.jit passes), or the leaf."""
+    if x.__class__ is not _Marked:
+        return x
+    return x.value if jit_view and x.python.__class__ in _NUMBERS else x.python
+
+
+def _in_dtypes(outs: list[Any], avals: list[AbstractValue], policy: Policy) -> list[Any]:
+    """The outputs converted to the dtypes (and weak flags) of `avals` where they
+    differ."""
+    fixed = None
+    for i, (aval, o) in enumerate(zip(avals, outs, strict=True)):
+        dt = getattr(o, "dtype", None)
+        if dt is None:
+            continue
+        want = policy.lowering_dtype(aval[1]).numpy
+        if dt != want:
+            if fixed is None:
+                fixed = list(outs)
+            fixed[i] = jax.lax.convert_element_type_p.bind(
+                o, new_dtype=want, weak_type=bool(aval[2]), sharding=None
+            )
+    return outs if fixed is None else fixed
 
 
 def _refuse_scalar_subclasses(leaves: list[Any], policy: Policy) -> None:

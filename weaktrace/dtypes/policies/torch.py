@@ -124,6 +124,7 @@ class TorchPolicy(Policy):
     same_needs_no_join = False  # a wrapped float takes the default float dtype
     bool_sign = True
     int_pow_full_exponent = True
+    pow_checked_exponent_dtypes = frozenset({"float16", "bfloat16"})
 
     def __init__(self, default_float: str = "float32") -> None:
         if default_float not in ("float32", "float64"):
