@@ -5,24 +5,16 @@ remainder, integer powers)."""
 from __future__ import annotations
 
 import builtins
-import math
 import operator
 from collections.abc import Callable
 from typing import Any
 
-import ml_dtypes
 import numpy as np
 
 from weaktrace.core import primitives_window as W
-from weaktrace.dtypes.policies.base import ValueCheck, int_bounds
+from weaktrace.dtypes.policies.base import int_bounds
 from weaktrace.dtypes.registry import SUB_BYTE_INTS
-from weaktrace.errors import (
-    ArgumentOverflowError,
-    InvalidInputError,
-    OperandTypeError,
-    OperandValueError,
-    ShapeError,
-)
+from weaktrace.errors import InvalidInputError, OperandTypeError, OperandValueError, ShapeError
 from weaktrace.ir.values import Literal
 from weaktrace.numpy._core import (
     BOOL,
@@ -50,6 +42,7 @@ from weaktrace.numpy._core import (
     result_shape,
     to_bool,
 )
+from weaktrace.numpy._scalar_checks import check_scalar_exponent, int_bound
 
 
 def _unary(name: str, prim: Any, target: str | None = None) -> Callable[[Any], Any]:
@@ -558,7 +551,7 @@ def power(x1: Any, x2: Any, /) -> Any:
     p1, p2 = promote(b, "power", [a1, a2], "numeric")
     if kind(p1) == "b":  # a policy that keeps bools (torch): x ** 0 is True, x ** 1 is x
         return emit(P.or_p, p1, emit(P.not_p, p2))
-    _check_scalar_exponent(b, x2, p1)
+    check_scalar_exponent(b, x2, p1)
     if y is not None:  # other policies: the literal joins the promotion, then integer_pow
         if y < 0 and kind(p1) in "biu":
             raise OperandTypeError("Integers to negative integer powers are not allowed.")
@@ -577,29 +570,6 @@ def power(x1: Any, x2: Any, /) -> Any:
     if b.policy.numpy_power and p1.aval.dt.name in ("float32", "float64"):
         return _numpy_sqrt_path(b, p1, p2, out)
     return out
-
-
-def _check_scalar_exponent(b: Context, x2: Any, p1: Tracer) -> None:
-    """A Python number exponent, where NumPy and PyTorch refuse it by its value: an
-    integer base with a negative int ("Integers to negative integer powers are not
-    allowed"; a constant one raises below, an argument per call), and PyTorch's checked
-    conversion of the exponent to a float16/bfloat16 base's dtype (float16 ** 70000)."""
-    dt = p1.aval.dt
-    if dt.name in b.policy.pow_checked_exponent_dtypes:
-        top = float(ml_dtypes.finfo(dt.numpy).max)
-        if x2.__class__ is Tracer:
-            if x2.aval.weak_type and kind(x2) in "iuf":
-                b.checks_int(x2, ValueCheck(dt, -top, top, _NO_CONVERSION))
-        elif type(x2) in (int, float) and math.isfinite(x2) and not -top <= x2 <= top:
-            raise ArgumentOverflowError(_NO_CONVERSION.format(value=x2, dtype=dt))
-    full = b.policy.int_pow_full_exponent or b.policy.numpy_power
-    weak_int = x2.__class__ is Tracer and x2.aval.weak_type and kind(x2) in "iu"
-    if full and weak_int and kind(p1) in "biu":
-        b.checks_int(x2, ValueCheck(dt, 0, math.inf, _NEGATIVE_POWER, OperandValueError))
-
-
-_NO_CONVERSION = "value {value} cannot be converted to {dtype} without overflow (as in PyTorch)"
-_NEGATIVE_POWER = "Integers to negative integer powers are not allowed (exponent {value})."
 
 
 def _numpy_sqrt_path(b: Context, x: Any, y: Any, out: Any) -> Any:
@@ -693,26 +663,6 @@ def where(condition: Any, x: Any = None, y: Any = None, /) -> Any:
     return emit(P.select_n_p, c, y, x)
 
 
-def _int_bound(b: Context, v: Any, a: Tracer, side: str) -> Any:
-    """A Python int argument as a bound of integer array `a`, under NumPy's rule: a min
-    below a's range (a max above it) cannot change a value and is no bound; a min above
-    it (a max below it) raises OverflowError as numpy does. The first is clamped into
-    the range (in the int's own dtype, before it converts), the second is checked per
-    call: the check of the argument is one-sided, which its conversion's cannot be."""
-    if v.__class__ is not Tracer or not v.aval.weak_type or kind(v) not in "iu":
-        return v
-    lo, hi = int_bounds(a.aval.dt)
-    own_lo, own_hi = int_bounds(v.aval.dt)
-    if side == "min":  # must not exceed hi; below lo it is lo
-        b.checks_int(v, ValueCheck(a.aval.dt, -math.inf, hi, _OUT_OF_BOUNDS))
-        return emit(P.max_p, v, lit(b, lo, v.aval.dt, True)) if lo > own_lo else v
-    b.checks_int(v, ValueCheck(a.aval.dt, lo, math.inf, _OUT_OF_BOUNDS))
-    return emit(P.min_p, v, lit(b, hi, v.aval.dt, True)) if hi < own_hi else v
-
-
-_OUT_OF_BOUNDS = "Python integer {value} out of bounds for {dtype}"  # numpy's wording
-
-
 @export
 def clip(arr: Any = None, /, min: Any = None, max: Any = None) -> Any:
     """``jax.numpy.clip``: maximum(min, arr), then minimum(max, arr)."""
@@ -727,8 +677,8 @@ def clip(arr: Any = None, /, min: Any = None, max: Any = None) -> Any:
         a = operand(arr, b)  # NumPy: a Python int bound beyond the array's range is no bound
         if kind(a) in "iu":
             lo, hi = int_bounds(a.aval.dt)
-            min = None if type(min) is int and min <= lo else _int_bound(b, min, a, "min")
-            max = None if type(max) is int and max >= hi else _int_bound(b, max, a, "max")
+            min = None if type(min) is int and min <= lo else int_bound(b, min, a, "min")
+            max = None if type(max) is int and max >= hi else int_bound(b, max, a, "max")
     # The bounds and the array promote together (one join: PyTorch's clamp joins all
     # three at once; JAX's pairwise joins give the same answer on its lattice).
     present = [v for v in (arr, min, max) if v is not None]
