@@ -26,6 +26,7 @@ from weaktrace.core.arguments import (
     is_marked,
     native_args,
     refuse_scalar_subclasses,
+    signature,
     stand_in,
 )
 from weaktrace.core.operands import abstractify
@@ -165,7 +166,7 @@ class TracedFunction:
         self.traces = 0  # how often jax.jit traced us: one per compile-cache entry
         self._x64 = _policy_x64(self.policy)
 
-        # in_tree -> {leaf: (int dtype, lowest, highest)}: Python int arguments to check
+        # (in_tree, leaf signatures) -> {leaf: [ValueCheck]}: Python numbers to check
         self._int_targets: dict[Any, dict[int, Any]] = {}
         pol = type(self.policy)
         self._may_check_ints = (self.policy.literal_overflow == "raise"
@@ -271,7 +272,7 @@ class TracedFunction:
         leaves, in_tree = jax.tree_util.tree_flatten((dyn_args, dyn_kwargs))
         if not self.policy.scalar_subclasses_weak:
             refuse_scalar_subclasses(leaves, self.policy)
-        targets = self._int_targets.get(in_tree)
+        targets = self._int_targets.get((in_tree, *map(signature, leaves)))
         if targets is None:
             return False
         for i, checks in targets.items():
@@ -346,6 +347,7 @@ class TracedFunction:
         dtype (see `_run`) are traced as the values jax.jit passes."""
         statics, dyn_args, dyn_kwargs, static_kwargs = self._split(args, kwargs)
         leaves, in_tree = jax.tree_util.tree_flatten((dyn_args, dyn_kwargs), is_leaf=is_marked)
+        key = (in_tree, *map(signature, leaves))  # the per-call checks' (see _check_ints)
         pol = self.policy.resolve()
         in_avals = [abstractify(stand_in(x, jit_view), pol) for x in leaves]
         leaves = [x.value if x.__class__ is Marked else x for x in leaves]
@@ -366,7 +368,7 @@ class TracedFunction:
                         lo, hi = pol.int_range(check)
                         check = ValueCheck(check, lo, hi, _OUT_OF_BOUNDS)
                     targets.setdefault(index[v], []).append(check)
-            self._int_targets[in_tree] = targets
+            self._int_targets[key] = targets
         traced = Traced(
             made.program,
             jax.tree_util.tree_unflatten(in_tree, in_avals),

@@ -1177,7 +1177,7 @@ def _agree(theirs: Outcome, fn: Callable[..., Any], args: tuple[Any, ...], polic
            label: str) -> None:  # fmt: skip
     """torch's outcome against the compiled call of `fn` (dtype and values), or both raise
     (weaktrace with one of its own errors)."""
-    ours = outcome(lambda: wt.trace(fn, policy=policy)(*args))
+    ours = outcome(lambda: traced(fn, policy)(*args))  # one jax.jit per function
     if theirs.error is not None:
         shown = ours.value if ours.error is None else repr(ours.error)
         assert isinstance(ours.error, wt.WeaktraceError), (

@@ -46,6 +46,34 @@ def is_marked(x: Any) -> bool:
 NUMBERS = (float, complex)
 
 
+_SCALAR_OF_KIND = {"i": int, "u": int, "f": float, "c": complex}
+_BOOL = np.dtype(bool)
+
+
+def signature(x: Any) -> Any:
+    """What tells traces of one argument structure apart, for the per-call checks a
+    trace recorded (a Python int's bounds depend on the dtypes it meets). The same
+    whether the leaf is the caller's argument or what jax.jit traces it as: a Python
+    scalar (or a weak 0-d value, as jax.jit passes one) gives its class, a bool (jax.jit
+    makes it a strong array) and an array their dtype, shape and weak flag. A marked
+    leaf (see `Marked`) gives its raw argument's."""
+    if x.__class__ is Marked:
+        x = x.python
+    cls = x.__class__
+    if cls is bool:
+        return _BOOL, (), False
+    if cls in (int, float, complex):
+        return cls
+    dt = getattr(x, "dtype", None)
+    if dt is None:
+        return cls
+    dt = np.dtype(dt)
+    weak = bool(getattr(x, "weak_type", False))
+    if weak and x.shape == () and dt.kind in _SCALAR_OF_KIND:
+        return _SCALAR_OF_KIND[dt.kind]
+    return (dt if dt.isnative else dt.newbyteorder("=")), tuple(x.shape), weak
+
+
 def stand_in(x: Any, jit_view: bool) -> Any:
     """What a leaf is traced as: a marked argument's stand-in (see `Marked`), except a
     marked Python number in the jit view (the value jax.jit passes), or the leaf."""
