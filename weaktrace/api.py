@@ -10,6 +10,7 @@ import dataclasses
 import functools
 import html
 import linecache
+import math
 import sys
 import threading
 from collections.abc import Callable, Iterable, Sequence
@@ -18,14 +19,23 @@ from typing import Any, TextIO
 import jax
 import numpy as np
 
+from weaktrace.core.arguments import (
+    NUMBERS,
+    Marked,
+    in_dtypes,
+    is_marked,
+    native_args,
+    refuse_scalar_subclasses,
+    signature,
+    stand_in,
+)
 from weaktrace.core.operands import abstractify
 from weaktrace.core.program import make_program
 from weaktrace.core.trace import Promotion, current
 from weaktrace.dtypes import registry
 from weaktrace.dtypes.policies import Policy, as_policy
-from weaktrace.dtypes.policies.base import INT64_MAX, INT64_MIN
+from weaktrace.dtypes.policies.base import INT64_MAX, INT64_MIN, ValueCheck
 from weaktrace.errors import (
-    ArgumentOverflowError,
     InvalidInputError,
     StaticArgumentError,
     WeaktraceError,
@@ -114,33 +124,6 @@ def _is_aval(x: Any) -> bool:
     return isinstance(x, AbstractValue)
 
 
-@jax.tree_util.register_pytree_node_class
-class _Marked:
-    """An argument jax.jit would misread: a bool under a policy where Python bools are
-    weak (torch's wrapped number; jax makes a strong bool array of it), an int beyond
-    int64 the policy takes (torch's uint64 numbers; jax refuses them), an array of a
-    dtype XLA lacks (torch's complex32; jax refuses it). jax.jit sees `value` (as jax
-    can hold it: the policy's lowering dtype) as the leaf of a node of its own, so its
-    cache keeps the argument apart from others; the trace gives it the aval of
-    `python`, a Python scalar or a ShapeDtypeStruct standing for it."""
-
-    __slots__ = ("python", "value")
-
-    def __init__(self, value: Any, python: Any) -> None:
-        self.value, self.python = value, python
-
-    def tree_flatten(self) -> tuple[tuple[Any], Any]:
-        return (self.value,), self.python
-
-    @classmethod
-    def tree_unflatten(cls, python: Any, children: Sequence[Any]) -> _Marked:
-        return cls(children[0], python)
-
-
-def _is_marked(x: Any) -> bool:
-    return x.__class__ is _Marked
-
-
 def _policy_x64(policy: Policy) -> bool | None:
     """The x64 mode a policy pins (None: it follows jax's config)."""
     return policy.x64
@@ -184,7 +167,7 @@ class TracedFunction:
         self.traces = 0  # how often jax.jit traced us: one per compile-cache entry
         self._x64 = _policy_x64(self.policy)
 
-        # in_tree -> {leaf: (int dtype, lowest, highest)}: Python int arguments to check
+        # (in_tree, leaf signatures) -> {leaf: [ValueCheck]}: Python numbers to check
         self._int_targets: dict[Any, dict[int, Any]] = {}
         pol = type(self.policy)
         self._may_check_ints = (self.policy.literal_overflow == "raise"
@@ -240,27 +223,33 @@ class TracedFunction:
 
     def _scalar_wrapper(self) -> Callable[..., Any] | None:
         """What marks the Python scalar arguments jax.jit would misread (see
-        `_Marked`), for policies that have such (None elsewhere)."""
+        `Marked`), for policies that have such (None elsewhere)."""
         pol = self.policy.resolve()
         weak_bools = pol.scalar(bool)[1]
         big_ints = type(pol).python_int is not Policy.python_int
         lowers = type(pol).lowering_dtype is not Policy.lowering_dtype
-        if not (weak_bools or big_ints or lowers):
+        # Python floats / complexes the policy types otherwise than jax.jit (x64) does:
+        # torch's default float32 (see `_run`)
+        numbers = tuple(t for t, jax_dt in ((float, "float64"), (complex, "complex128"))
+                        if self._x64 and pol.scalar(t)[0].name != jax_dt)  # fmt: skip
+        if not (weak_bools or big_ints or lowers or numbers):
             return None
 
         def leaf(x: Any) -> Any:
             if x.__class__ is bool and weak_bools:
-                return _Marked(x, True)
+                return Marked(x, True)
+            if x.__class__ in numbers:
+                return Marked(x, x.__class__())  # one stand-in (0.0, 0j): one cache entry
             if x.__class__ is int and big_ints and not INT64_MIN <= x <= INT64_MAX:
                 dt = pol.python_int(x)[0]  # raises beyond the policy's range
-                return _Marked(np.asarray(x, dt.numpy), (x > 0 and INT64_MAX + 1) or INT64_MIN)
+                return Marked(np.asarray(x, dt.numpy), (x > 0 and INT64_MAX + 1) or INT64_MIN)
             if lowers and isinstance(x, np.ndarray | np.generic):
                 known = registry.from_numpy(x.dtype)
                 low = known if known is None else pol.lowering_dtype(known)
                 if (
                     low is not None and low is not known
                 ):  # complex32 computes (and enters jax) as complex64
-                    return _Marked(np.asarray(x).astype(low.numpy),
+                    return Marked(np.asarray(x).astype(low.numpy),
                                    jax.ShapeDtypeStruct(np.shape(x), x.dtype))  # fmt: skip
             return x
 
@@ -283,22 +272,35 @@ class TracedFunction:
         _, dyn_args, dyn_kwargs, _ = self._split(args, kwargs)
         leaves, in_tree = jax.tree_util.tree_flatten((dyn_args, dyn_kwargs))
         if not self.policy.scalar_subclasses_weak:
-            _refuse_scalar_subclasses(leaves, self.policy)
-        targets = self._int_targets.get(in_tree)
+            refuse_scalar_subclasses(leaves, self.policy)
+        targets = self._int_targets.get((in_tree, *map(signature, leaves)))
         if targets is None:
             return False
-        for i, (dt, lo, hi) in targets.items():
-            if type(leaves[i]) is int and not lo <= leaves[i] <= hi:
-                raise ArgumentOverflowError(f"Python integer {leaves[i]} out of bounds for {dt}")
+        for i, checks in targets.items():
+            x = leaves[i]
+            if x.__class__ is not int and (x.__class__ is not float or not math.isfinite(x)):
+                continue
+            for c in checks:
+                if not c.lo <= x <= c.hi:
+                    raise c.error(c.message.format(value=x, dtype=c.dtype))
         return True
 
     def _run(self, *args: Any, **kwargs: Any) -> Any:
         """What jax.jit traces: our trace for the arguments' types, then the program
         evaluated with the lax lowering rules."""
         self.traces += 1
-        traced, leaves = self._trace(args, kwargs)
+        traced, leaves = self._trace(args, kwargs, jit_view=True)
         stages.warn_lowered_dtypes(traced.policy, traced.program)
         outs = eval_program(traced.program, leaves, traced.policy)
+        flat = jax.tree_util.tree_leaves((args, kwargs), is_leaf=is_marked)
+        if any(x.__class__ is Marked and x.python.__class__ in NUMBERS for x in flat):
+            # A Python float entered jax as float64 (x64), and the program computed with
+            # it as such (each operation converts it where it meets other operands, so
+            # f64_array + 0.1 adds 0.1, not 0.1 rounded to float32). The results leave in
+            # the dtypes the policy traces them to (identity(2.5) is float32, as
+            # f.trace(2.5) says and torch.tensor(2.5) is).
+            wanted = self._trace(args, kwargs)[0].program.outvars
+            outs = in_dtypes(outs, [v.aval for v in wanted], traced.policy)
         return jax.tree_util.tree_unflatten(traced.out_tree, outs)
 
     def lower(self, *args: Any, **kwargs: Any) -> stages.Lowered:
@@ -341,12 +343,17 @@ class TracedFunction:
         with stages.x64_mode(self._x64):
             return self._trace(args, kwargs)[0]
 
-    def _trace(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Traced, list[Any]]:
+    def _trace(
+        self, args: tuple[Any, ...], kwargs: dict[str, Any], jit_view: bool = False
+    ) -> tuple[Traced, list[Any]]:
+        """The trace of the arguments; `jit_view`: Python numbers marked for their
+        dtype (see `_run`) are traced as the values jax.jit passes."""
         statics, dyn_args, dyn_kwargs, static_kwargs = self._split(args, kwargs)
-        leaves, in_tree = jax.tree_util.tree_flatten((dyn_args, dyn_kwargs), is_leaf=_is_marked)
+        leaves, in_tree = jax.tree_util.tree_flatten((dyn_args, dyn_kwargs), is_leaf=is_marked)
+        key = (in_tree, *map(signature, leaves))  # the per-call checks' (see _check_ints)
         pol = self.policy.resolve()
-        in_avals = [abstractify(x.python if x.__class__ is _Marked else x, pol) for x in leaves]
-        leaves = [x.value if x.__class__ is _Marked else x for x in leaves]
+        in_avals = [abstractify(stand_in(x, jit_view), pol) for x in leaves]
+        leaves = [x.value if x.__class__ is Marked else x for x in leaves]
 
         def flat_fun(*tracers: Any) -> Any:
             t_args, t_kwargs = jax.tree_util.tree_unflatten(in_tree, tracers)
@@ -357,8 +364,14 @@ class TracedFunction:
         made = make_program(flat_fun, in_avals, pol)
         if made.int_checks:
             index = {v: i for i, v in enumerate(made.program.invars)}
-            self._int_targets[in_tree] = {index[v]: (dt, *pol.int_range(dt))
-                                          for v, dt in made.int_checks if v in index}  # fmt: skip
+            targets: dict[int, list[ValueCheck]] = {}
+            for v, check in made.int_checks:
+                if v in index:
+                    if check.__class__ is not ValueCheck:  # an integer dtype: its range
+                        lo, hi = pol.int_range(check)
+                        check = ValueCheck(check, lo, hi, _OUT_OF_BOUNDS)
+                    targets.setdefault(index[v], []).append(check)
+            self._int_targets[key] = targets
         traced = Traced(
             made.program,
             jax.tree_util.tree_unflatten(in_tree, in_avals),
@@ -380,22 +393,7 @@ class TracedFunction:
         return report
 
 
-def _refuse_scalar_subclasses(leaves: list[Any], policy: Policy) -> None:
-    """An IntEnum (any int/float/complex subclass) argument under a policy that takes it
-    as ``np.asarray(x)`` (NumPy): jax.jit would pass it as a weak Python scalar instead."""
-    for leaf in leaves:
-        if (
-            leaf.__class__ not in (bool, int, float, complex)
-            and isinstance(leaf, int | float | complex)
-            and not isinstance(leaf, np.generic)
-        ):
-            raise InvalidInputError(
-                f"argument {leaf!r} (a {type(leaf).__name__}, a subclass of "
-                f"{next(t.__name__ for t in (int, float, complex) if isinstance(leaf, t))}) is "
-                f"a strong array to policy "
-                f"{policy.name!r} but would reach jax.jit as a weak Python scalar. Pass "
-                "numpy.asarray(x) (what the policy means), or int(x) / float(x) for a weak one."
-            )
+_OUT_OF_BOUNDS = "Python integer {value} out of bounds for {dtype}"
 
 
 def _dispatcher(
@@ -420,7 +418,7 @@ def _dispatcher(
                 return jitted(*args, **kwargs)
             except (TypeError, ValueError):
                 if _current() is None:
-                    native = _native_args(args, kwargs)
+                    native = native_args(args, kwargs)
                     if native is None:
                         raise
                     return call(*native[0], **native[1])
@@ -437,7 +435,7 @@ def _dispatcher(
             try:
                 out = jitted(*a, **k)
             except (TypeError, ValueError):
-                native = _native_args(args, kwargs)
+                native = native_args(args, kwargs)
                 if native is None:
                     raise
                 return call_pinned(*native[0], **native[1])
@@ -446,27 +444,6 @@ def _dispatcher(
         return out
 
     return call_pinned
-
-
-def _native_args(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-    """The arguments as jax.jit takes them, or None if they are so already: numpy
-    arrays in non-native byte order ('>u4') and numpy scalars of a type that is not
-    their dtype's canonical class (np.ulonglong, np.longlong) are what numpy takes and
-    jax.jit refuses. Called only once jax.jit has refused the arguments."""
-    leaves, tree = jax.tree_util.tree_flatten((args, kwargs))
-    fixed = [_native(x) for x in leaves]
-    if all(a is b for a, b in zip(fixed, leaves, strict=True)):
-        return None
-    return jax.tree_util.tree_unflatten(tree, fixed)
-
-
-def _native(x: Any) -> Any:
-    if isinstance(x, np.ndarray) and not x.dtype.isnative:
-        return x.astype(x.dtype.newbyteorder("="))
-    if isinstance(x, np.generic) and x.dtype.kind in "biufc":
-        canonical = np.dtype(x.dtype.name).type
-        return x if x.__class__ is canonical else canonical(x)
-    return x
 
 
 def _jit_options(options: dict[str, Any]) -> dict[str, Any]:

@@ -44,6 +44,8 @@ from tests.peers._jax_cases import (
     Form,
     Known,
     Mode,
+    Outcome,
+    aval_key,
     by_mode,
     compare,
     compare_arrays,
@@ -583,6 +585,51 @@ def check_binary(case: Case) -> Problems:
     return trace_both_ways(case.mode, op.jax_fn, op.wt_fn, build(case))
 
 
+def check_binaries(cases: list[Case]) -> list[Problems]:
+    """`check_binary` of many cases, jax's abstract values for them made in one jax
+    trace (see `many_jax_avals`)."""
+    built = [build(c) for c in cases]
+    out = []
+    for start in range(0, len(cases), ORACLE_BATCH):
+        part = range(start, min(start + ORACLE_BATCH, len(cases)))
+        theirs = many_jax_avals([(BINOPS[cases[i].op].jax_fn, built[i]) for i in part])
+        for i, t in zip(part, theirs, strict=True):
+            c = cases[i]
+            out.append(both_ways(c.mode, t, wt_avals, BINOPS[c.op].wt_fn, *built[i], what="trace "))
+    return out
+
+
+ORACLE_BATCH = 400  # programs per jax trace
+
+
+def _avals_of(fn: Callable[..., Any], *args: Any) -> tuple[Any, ...]:
+    return tuple(aval_key(jax.typeof(o)) for o in jax.tree_util.tree_leaves(fn(*args)))
+
+
+def many_jax_avals(progs: list[tuple[Callable[..., Any], list[Any]]]) -> list[Outcome]:
+    """``run(jax_avals, fn, *args)`` for each (fn, args), in one jax.eval_shape whose
+    arguments are every program's (abstracted as jax_avals's are: jax makes each a
+    tracer of its own) and in which each program runs on its own, its error and
+    warnings caught as run catches them. One trace instead of one per program (jax's
+    per-call overhead was most of the sweep's oracle time). If the joint trace itself
+    fails or warns outside a program, each runs alone."""
+    results: list[Outcome] = []
+    flat = [a for _, args in progs for a in args]
+
+    def all_of(*leaves: Any) -> tuple[()]:
+        results.clear()
+        i = 0
+        for fn, args in progs:
+            results.append(run(_avals_of, fn, *leaves[i : i + len(args)]))
+            i += len(args)
+        return ()
+
+    joint = run(jax.eval_shape, all_of, *flat)
+    if joint.error is not None or joint.warned or len(results) != len(progs):
+        return [run(jax_avals, fn, *args) for fn, args in progs]
+    return list(results)
+
+
 # The same with jax_explicit_x64_dtypes 'allow' and 'error' (x64 off), where 64-bit jax
 # arrays exist (or cannot be made), for three operations.
 
@@ -666,10 +713,8 @@ FAMILIES: dict[str, Family] = {
             4,
         ),
         Family("enum", MAIN_MODES, enum_space, one_by_one(check_enum), 30),
-        Family("binary", MAIN_MODES, binary_space, one_by_one(check_binary), 100),
-        Family(
-            "explicit_binary", EXPLICIT_MODES, explicit_binary_space, one_by_one(check_binary), 40
-        ),
+        Family("binary", MAIN_MODES, binary_space, check_binaries, 100),
+        Family("explicit_binary", EXPLICIT_MODES, explicit_binary_space, check_binaries, 40),
         Family("values", MAIN_MODES, values_space, _COMPILED_BINOP, 12),
     ]
 }

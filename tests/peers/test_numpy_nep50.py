@@ -709,20 +709,7 @@ def _clip_unreachable_argument_bound(case: Case) -> bool:
     return below if case.op == "clip(x, s, None)" else not below
 
 
-KNOWN_MISMATCHES: list[Known] = [
-    Known(
-        "clip-python-int-argument-bound-beyond-range",
-        "np.clip(int8_array, s, None) with s = -129 is no bound in numpy (a constant -129 is "
-        "dropped by weaktrace too); as a dynamic Python int argument weaktrace converts it "
-        "to int8 with numpy's per-call check and raises OverflowError. Clamping it instead "
-        "would hide numpy's OverflowError for the other side (a min of 300), which the "
-        "per-call check (api._check_ints: dtype bounds only) cannot tell apart "
-        "(weaktrace/numpy/ufuncs.py clip)",
-        ("func",),
-        _clip_unreachable_argument_bound,
-        ops=("clip(x, s, None)", "clip(x, None, s)"),
-    ),
-]  # the entries fixed so far are in FIXED
+KNOWN_MISMATCHES: list[Known] = []  # the entries fixed so far are in FIXED
 
 _LOGICAL = ("logical_and", "logical_or", "logical_xor")
 _ARRAY_OF_LIST = ("array([s], dtype)", "asarray([s], dtype)")
@@ -766,6 +753,14 @@ FIXED: list[Known] = [
           ("python",), _power_half, ops=("power",)),
     Known("power-six-steps", "integer powers by traced exponents >= 64", _ALL,
           _power_six_steps, ops=("power",)),
+    Known("clip-python-int-argument-bound-beyond-range", "np.clip(int8_array, s, None) with "
+          "a dynamic s = -129 is no bound (it raised OverflowError; s = 300 still raises)",
+          ("func",), _clip_unreachable_argument_bound,
+          ops=("clip(x, s, None)", "clip(x, None, s)")),
+    Known("negative-python-int-exponent-argument", "integer ** a negative Python int "
+          "argument raises ValueError (per call; it computed a value)", ("python", "pypy"),
+          lambda c: _dyn_int(c.b) and c.b.value < 0 and kind_of(c.a) in "biu",
+          ops=("power",)),
 ]  # fmt: skip
 KNOWN = {k.id: k for k in KNOWN_MISMATCHES}
 
@@ -790,12 +785,14 @@ class KnownMismatch(AssertionError):
 
 def _runtime_value_error(case: Case, np_err: BaseException | None) -> bool:
     """NumPy raises ValueError for a negative integer exponent in an integer loop. When the
-    exponent is a dynamic argument that is a value-dependent error at run time, which an
-    XLA program cannot raise (weaktrace raises it for constants)."""
+    exponent is a dynamic array argument that is a value-dependent error at run time,
+    which an XLA program cannot raise (weaktrace raises it for constants, and for a
+    Python int argument per call)."""
     return (
         isinstance(np_err, ValueError)
         and "negative integer powers" in str(np_err)
         and case.b.how == "arg"
+        and case.b.form != "py"
     )
 
 
@@ -1150,7 +1147,12 @@ def run_batch(group: list[Instance]) -> list[tuple[Instance, str]]:
             i += len(args)
         return tuple(outs)
 
-    got, err = attempt(wt.trace(program, policy="numpy"), *flat)
+    tf = wt.trace(program, policy="numpy")
+    # Traced first (cheap): the per-call checks of Python int arguments are then known,
+    # and a batch holding an instance that must raise raises before XLA compiles it (a
+    # compile per halving step was most of a sweep's time).
+    attempt(lambda: tf.trace(*flat))
+    got, err = attempt(tf, *flat)
     if err is not None:
         if len(group) > 1:
             half = len(group) // 2

@@ -248,3 +248,46 @@ def test_ufunc_outer_huge_python_int_overflows() -> None:
         np.add(2**100, 1)
     with pytest.raises(OverflowError):
         wt.trace(lambda: wnp.add.outer(2**100, 1), policy="numpy")()
+
+
+# -- per-call checks of Python int arguments, one traced function across signatures --------
+
+_CHECK_OPS: dict[str, Callable[..., Any]] = {
+    "add": operator.add,
+    "clip(x, n, None)": lambda xp, x, n: xp.clip(x, n, None),
+    "clip(x, None, n)": lambda xp, x, n: xp.clip(x, None, n),
+}
+
+
+def _with(xp: Any, op: str) -> Callable[[Any, Any], Any]:
+    fn = _CHECK_OPS[op]
+    return fn if op == "add" else functools.partial(fn, xp)
+
+
+@pytest.mark.parametrize("op", sorted(_CHECK_OPS))
+def test_per_call_int_checks_follow_each_signature(op: str) -> None:
+    """One traced function called with arrays of several integer dtypes and Python int
+    arguments, in an interleaved order (jax.jit reuses its compiled programs): each call
+    raises exactly where numpy raises, and gives numpy's value otherwise. The per-call
+    checks were kept per argument structure only, so the last traced dtype's bounds
+    served every dtype (int16 + 300 raised for int8's bounds; int8 + 300 then passed)."""
+    f = wt.trace(lambda x, n: _with(wnp, op)(x, n), policy="numpy")
+    calls = [(dt, n) for n in (3, 300, -129, 70000, -1, 2**40) for dt in INTS[:3] + INTS[4:6]]
+    for dt, n in calls + calls[::-1]:
+        x = np.array([1, 2], dt)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                want, np_err = _with(np, op)(x, n), None
+            except OverflowError as err:
+                want, np_err = None, err
+            try:
+                got, err = np.asarray(f(x, n)), None
+            except wt.WeaktraceError as e:
+                got, err = None, e
+        label = f"{op}: {dt}[2] and {n}"
+        if np_err is not None:
+            assert isinstance(err, OverflowError), f"{label}: numpy raises, weaktrace {got}"
+            continue
+        assert err is None, f"{label}: numpy gives {want}, weaktrace raised {err!r}"
+        assert got.dtype == want.dtype and np.array_equal(got, want), f"{label}: {got} {want}"

@@ -44,6 +44,7 @@ from weaktrace.numpy._core import (
     result_shape,
     to_bool,
 )
+from weaktrace.numpy._scalar_checks import check_scalar_exponent, int_bound
 
 
 def _unary(name: str, prim: Any, target: str | None = None) -> Callable[[Any], Any]:
@@ -554,6 +555,7 @@ def power(x1: Any, x2: Any, /) -> Any:
     p1, p2 = promote(b, "power", [a1, a2], "numeric")
     if kind(p1) == "b":  # a policy that keeps bools (torch): x ** 0 is True, x ** 1 is x
         return emit(P.or_p, p1, emit(P.not_p, p2))
+    check_scalar_exponent(b, x2, p1)
     if y is not None:  # other policies: the literal joins the promotion, then integer_pow
         if y < 0 and kind(p1) in "biu":
             raise OperandTypeError("Integers to negative integer powers are not allowed.")
@@ -658,11 +660,9 @@ def where(condition: Any, x: Any = None, y: Any = None, /) -> Any:
     c = to_bool(operand(condition, b))
     x, y = promote(b, "where", operands(b, (x, y)))
     shape = result_shape("where", [c.aval.shape, x.aval.shape, y.aval.shape])
-    if not c.aval.shape:
-        x, y = (broadcast_to(v, shape) for v in (x, y))
-        return emit(P.select_n_p, c, y, x)
-    c, x, y = (broadcast_to(v, shape) for v in (c, x, y))
-    return emit(P.select_n_p, c, y, x)
+    ops = (x, y) if not c.aval.shape else (c, x, y)  # a 0-d condition selects as it is
+    *c_, x, y = (broadcast_to(v, shape) for v in ops)
+    return emit(P.select_n_p, c_[0] if c_ else c, y, x)
 
 
 @export
@@ -679,8 +679,8 @@ def clip(arr: Any = None, /, min: Any = None, max: Any = None) -> Any:
         a = operand(arr, b)  # NumPy: a Python int bound beyond the array's range is no bound
         if kind(a) in "iu":
             lo, hi = int_bounds(a.aval.dt)
-            min = None if type(min) is int and min <= lo else min
-            max = None if type(max) is int and max >= hi else max
+            min = None if type(min) is int and min <= lo else int_bound(b, min, a, "min")
+            max = None if type(max) is int and max >= hi else int_bound(b, max, a, "max")
     # The bounds and the array promote together (one join: PyTorch's clamp joins all
     # three at once; JAX's pairwise joins give the same answer on its lattice).
     present = [v for v in (arr, min, max) if v is not None]

@@ -24,7 +24,7 @@ AbstractValue((2,), int16, weak_type=False)
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import ml_dtypes
 import numpy as np
@@ -86,6 +86,10 @@ class Policy:
     # dtype), a ufunc without identity reduces one axis at a time (``axis=None`` of a
     # matrix raises). False: JAX's (``at`` returns the loop's dtype, reduce ravels).
     numpy_ufunc_methods: bool = False
+    # power(x, n) by a Python number n: the dtypes of x ** n whose n PyTorch converts
+    # with c10's checked conversion (float16 ** 70000 raises: "value cannot be converted
+    # to type c10::Half without overflow"); float32/float64 compute with n as a double.
+    pow_checked_exponent_dtypes: frozenset[str] = frozenset()
     # sign of bools: bool (PyTorch's kernel) rather than refused (JAX's lax.sign).
     bool_sign: bool = False
     # integer ** traced integer: JAX runs six squaring steps (exponents beyond 63 wrap
@@ -274,6 +278,20 @@ def _spec(x: Any) -> DType:
     """A promote_types argument: a concrete dtype, Python types read as numpy reads
     them (int is int64; weak kinds enter through values)."""
     return _named(x) if isinstance(x, str) else registry.of(x)
+
+
+class ValueCheck(NamedTuple):
+    """A per-call check of a Python number argument that a function knows it needs
+    (``Context.checks_int(x, ValueCheck(...))``): the call raises `error` with `message`
+    unless ``lo <= x <= hi``. Non-finite floats pass (they convert to any float dtype).
+    Without one, a Python int argument converted to an integer dtype is checked against
+    the policy's ``int_range`` of that dtype."""
+
+    dtype: DType
+    lo: float
+    hi: float
+    message: str  # formatted with {value} and {dtype}
+    error: type[Exception] = ArgumentOverflowError
 
 
 def int_bounds(dt: DType) -> tuple[int, int]:

@@ -125,6 +125,7 @@ class TorchPolicy(Policy):
     bool_sign = True
     int_pow_full_exponent = True
     cumulative_promotes_integers = True
+    pow_checked_exponent_dtypes = frozenset({"float16", "bfloat16"})
 
     def __init__(self, default_float: str = "float32") -> None:
         if default_float not in ("float32", "float64"):
