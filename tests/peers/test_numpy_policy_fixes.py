@@ -291,3 +291,18 @@ def test_per_call_int_checks_follow_each_signature(op: str) -> None:
             continue
         assert err is None, f"{label}: numpy gives {want}, weaktrace raised {err!r}"
         assert got.dtype == want.dtype and np.array_equal(got, want), f"{label}: {got} {want}"
+
+
+@pytest.mark.parametrize("dt", ["float16", "float32", "float64"])
+def test_float_power_by_a_python_int_the_float_cannot_hold(dt: str) -> None:
+    """NumPy converts a Python int exponent to the float array's dtype first: 2**64 - 1
+    is 2**64 in float64, an even power, so (-2.0) ** (2**64 - 1) is inf, not -inf (the
+    exact integer power weaktrace took). Found by the full python-scalar sweep."""
+    x = np.array([-2.0, -1.0, 0.5, 2.0], dt)
+    for e in (3, 2**11 + 1, 2**24 + 1, 2**53 + 1, 2**63 - 1, 2**64 - 1, -(2**63) + 1):
+        with warnings.catch_warnings(), jax.enable_x64(True):
+            warnings.simplefilter("ignore")
+            want = np.power(x, e)
+            got = np.asarray(wt.trace(lambda a, e=e: wnp.power(a, e), policy="numpy")(x))
+        assert got.dtype == want.dtype, (dt, e, got.dtype, want.dtype)
+        np.testing.assert_array_equal(got, want, err_msg=f"{dt} ** {e}")

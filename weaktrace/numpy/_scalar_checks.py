@@ -8,6 +8,7 @@ import math
 from typing import Any
 
 import ml_dtypes
+import numpy as np
 
 from weaktrace.dtypes.policies.base import ValueCheck, int_bounds
 from weaktrace.errors import ArgumentOverflowError, OperandValueError
@@ -55,3 +56,15 @@ def check_scalar_exponent(b: Context, x2: Any, p1: Tracer) -> None:
 
 _NO_CONVERSION = "value {value} cannot be converted to {dtype} without overflow (as in PyTorch)"
 _NEGATIVE_POWER = "Integers to negative integer powers are not allowed (exponent {value})."
+
+
+def float_exponent(b: Context, x: Tracer, y: int) -> Tracer | None:
+    """NumPy's ``float_array ** python_int``: the int becomes x's float dtype first, so
+    an int that dtype cannot hold exactly (2**64 - 1 in float64 is 2**64, an even power)
+    gives another answer than the exact integer power. That float exponent, or None
+    where the integer power is the same answer."""
+    if x.aval.dt.kind not in "fc":
+        return None
+    as_float = lit(b, float(y), x.aval.dt)
+    v = np.real(as_float.atom.value)
+    return None if np.isfinite(v) and int(v) == y else as_float

@@ -44,7 +44,7 @@ from weaktrace.numpy._core import (
     result_shape,
     to_bool,
 )
-from weaktrace.numpy._scalar_checks import check_scalar_exponent, int_bound
+from weaktrace.numpy._scalar_checks import check_scalar_exponent, float_exponent, int_bound
 
 
 def _unary(name: str, prim: Any, target: str | None = None) -> Callable[[Any], Any]:
@@ -137,10 +137,9 @@ def _compare_args(b: Context, name: str, x: Any, y: Any) -> list[Any]:
 
 
 def _exact_int_operands(b: Context, ops: list[Tracer]) -> list[Tracer]:
-    """A Python int constant beyond the integer array's range compares as an infinity
-    (every array value is below or above it); a Python int argument compares as int64
-    (it holds every value), or with a uint64 array in uint64, a negative one standing
-    in as 0 against 1 (every array value is above it)."""
+    """A Python int constant beyond the integer array's range compares as an infinity; a
+    Python int argument compares as int64 (it holds every value), or with a uint64 array
+    in uint64, a negative one standing in as 0 against 1 (every array value is above)."""
     arrays = [o for o in ops if not o.aval.weak_type and kind(o) in "iu"]
     if len(arrays) != 1:
         return ops
@@ -559,7 +558,8 @@ def power(x1: Any, x2: Any, /) -> Any:
     if y is not None:  # other policies: the literal joins the promotion, then integer_pow
         if y < 0 and kind(p1) in "biu":
             raise OperandTypeError("Integers to negative integer powers are not allowed.")
-        return emit(P.integer_pow_p, p1, y=y)
+        f = float_exponent(b, p1, y)  # NumPy: y as p1's float (2**64 - 1 is even there)
+        return emit(P.integer_pow_p, p1, y=y) if f is None else emit(P.pow_p, p1, f)
     if kind(p1) in "biu":
         if p1.aval.dt.name in SUB_BYTE_INTS:
             raise OperandValueError(  # jnp: np.iinfo rejects the dtype, a ValueError
