@@ -151,3 +151,32 @@ def test_full_takes_a_python_int_straight_to_its_dtype(x64):
                 np.testing.assert_array_equal(
                     np.asarray(got), np.asarray(want), err_msg=f"{v} {dt}"
                 )
+
+
+def _scalar_mul(x, y):
+    assert np.shape(x) == np.shape(y) == ()  # as jax's lax_numpy_ufuncs_test writes them
+    return x * y
+
+
+def test_frompyfunc_methods_run_on_tracers_and_compile_once():
+    """jax's lax_numpy_ufuncs_test: a scalar function may ask numpy for its operands'
+    shape (np.shape / np.ndim / np.size answer for a tracer as for a jax array), and a
+    second eager call of a frompyfunc ufunc's methods compiles nothing new."""
+    from jax._src import dispatch  # the counter jax's own _CompileAndCheck reads
+
+    f = wnp.frompyfunc(_scalar_mul, nin=2, nout=1, identity=1)
+    g = jnp.frompyfunc(_scalar_mul, nin=2, nout=1, identity=1)
+    a, b = np.arange(1.0, 7.0, dtype=np.float32).reshape(2, 3), np.float32(2)
+    calls = [
+        lambda m: m(a, b), lambda m: m.outer(a[0], a[1]), lambda m: m.reduce(a, axis=0),
+        lambda m: m.accumulate(a, axis=1), lambda m: m.at(a, (0, 1), b, inplace=False),
+        lambda m: m.reduceat(a, np.array([0, 1]), axis=1),
+    ]  # fmt: skip
+    for call in calls:
+        np.testing.assert_allclose(np.asarray(call(f)), np.asarray(call(g)), rtol=1e-6)
+        misses = dispatch.xla_primitive_callable.cache_info().misses
+        call(f)
+        assert dispatch.xla_primitive_callable.cache_info().misses == misses
+        traced = wt.trace(lambda z, call=call: call(f))(0.0)
+        np.testing.assert_allclose(np.asarray(traced), np.asarray(call(g)), rtol=1e-6)
+    assert wt.trace(lambda x: x * np.size(x) + np.ndim(x))(a).shape == a.shape

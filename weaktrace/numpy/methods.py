@@ -148,7 +148,20 @@ def _array_ufunc(self: Any, ufunc: Any, method: str, *inputs: Any, **kwargs: Any
     return _raw(fn)(*inputs)
 
 
+# numpy functions that only read a tracer's shape: they answer as for a jax array
+_SHAPE_FUNCTIONS: dict[Any, Callable[..., Any]] = {
+    np.shape: lambda a: a.aval.shape,
+    np.ndim: lambda a: len(a.aval.shape),
+    np.size: lambda a, axis=None: (
+        int(np.prod(a.aval.shape)) if axis is None else a.aval.shape[axis]
+    ),
+}
+
+
 def _array_function(self: Any, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
+    shape_fn = _SHAPE_FUNCTIONS.get(func)
+    if shape_fn is not None and args and args[0] is self:
+        return shape_fn(*args, **kwargs)
     raise _foreign(func.__name__, "numpy")
 
 

@@ -19,6 +19,7 @@ from typing import Any
 import jax
 import numpy as np
 
+from weaktrace.core.mirror import exporter
 from weaktrace.core.operands import to_jax
 from weaktrace.core.program import make_program
 from weaktrace.errors import InvalidInputError, OperandValueError
@@ -89,6 +90,9 @@ class ufunc:
             "call": call, "reduce": reduce, "accumulate": accumulate, "at": at,
             "reduceat": reduceat,
         })  # fmt: skip
+        if type(self) is ufunc:  # made by frompyfunc: each method compiled once, as jax's
+            for m in ("reduce", "accumulate", "at", "reduceat", "outer", "_call"):
+                self.__dict__[m] = exporter({})(getattr(self, m))
 
     _func = property(lambda self: self._props["func"])
     nin = property(lambda self: self._props["nin"])
@@ -123,12 +127,19 @@ class ufunc:
         return made.out_avals[0][1]
 
     def __call__(self, *args: Any, out: None = None, where: None = None) -> Any:
+        return self._call(*args, out=out, where=where)
+
+    def _call(self, *args: Any, out: None = None, where: None = None) -> Any:
         _check(self.__name__, *args)
         if out is not None:
             raise NotImplementedError(f"out argument of {self}")
         if where is not None:
             raise NotImplementedError(f"where argument of {self}")
-        call = self._props["call"] or vectorize(self._func)
+        call = self._props["call"]
+        if call is None:  # one vectorized function per ufunc: its compiled calls are reused
+            call = self.__dict__.get("_vectorized")
+            if call is None:
+                call = self.__dict__["_vectorized"] = vectorize(self._func)
         return call(*args)
 
     def reduce(self, a: Any, axis: Any = 0, dtype: Any = None, out: None = None,
