@@ -189,8 +189,3 @@ def test_gradient_matches_jax(name, unique):
         return
     ours = jax.grad(lambda d: jnp.sum(jnp.sin(traced(d))))(data)
     np.testing.assert_allclose(ours, theirs, rtol=1e-5, err_msg=name)
-
-
-# weaktrace.numpy.full refuses a Python int fill beyond int32 with x64 off even when
-# the explicit dtype holds it (jnp.full converts it to the dtype); weaktrace.ops passes
-# typed fills so it does not hit this.
