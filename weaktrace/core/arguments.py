@@ -67,7 +67,11 @@ def signature(x: Any) -> Any:
     dt = getattr(x, "dtype", None)
     if dt is None:
         return cls
-    dt = np.dtype(dt)
+    if not isinstance(dt, np.dtype):
+        try:
+            dt = np.dtype(dt)
+        except TypeError:  # an extended dtype (a typed PRNG key's key<fry>): as it is
+            return dt, tuple(getattr(x, "shape", ())), False
     weak = bool(getattr(x, "weak_type", False))
     if weak and x.shape == () and dt.kind in _SCALAR_OF_KIND:
         return _SCALAR_OF_KIND[dt.kind]
