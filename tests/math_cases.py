@@ -98,13 +98,14 @@ CI_SHARE = 0.65
 
 def with_x64(cases: Sequence[Any], n: int, full: bool) -> list[tuple[Any, bool]]:
     """(case, x64) pairs: every case in both modes under --run-slow; otherwise a sample
-    of about ``CI_SHARE * n`` cases, alternating x64 off and on (a file that asks for
+    of about ``CI_SHARE * n / 2`` cases, alternating x64 off and on (a file that asks for
     every case, ``n >= len(cases)``, gets every case, each in one mode)."""
     if full:
         return [(c, x64) for c in cases for x64 in (False, True)]
-    if n < len(cases):
-        n = max(1, round(n * CI_SHARE))
-    return [(c, bool(i % 2)) for i, c in enumerate(sample(cases, n, full))]
+    if n >= len(cases):
+        return [(c, bool(i % 2)) for i, c in enumerate(cases)]
+    picked = [(c, bool(i % 2)) for i, c in enumerate(sample(cases, round(n * CI_SHARE), full))]
+    return [p for i, p in enumerate(picked) if i % 4 < 2] or picked[:1]  # half, both modes
 
 
 def product(*axes: Iterable[Any]) -> list[tuple[Any, ...]]:
