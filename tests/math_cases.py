@@ -96,7 +96,9 @@ def sample(cases: Sequence[Any], n: int, full: bool) -> list[Any]:
 CI_SHARE = 0.65
 
 
-def with_x64(cases: Sequence[Any], n: int, full: bool) -> list[tuple[Any, bool]]:
+def with_x64(
+    cases: Sequence[Any], n: int, full: bool, halve: bool = True
+) -> list[tuple[Any, bool]]:
     """(case, x64) pairs: every case in both modes under --run-slow; otherwise a sample
     of about ``CI_SHARE * n / 2`` cases, alternating x64 off and on (a file that asks for
     every case, ``n >= len(cases)``, gets every case, each in one mode)."""
@@ -105,6 +107,8 @@ def with_x64(cases: Sequence[Any], n: int, full: bool) -> list[tuple[Any, bool]]
     if n >= len(cases):
         return [(c, bool(i % 2)) for i, c in enumerate(cases)]
     picked = [(c, bool(i % 2)) for i, c in enumerate(sample(cases, round(n * CI_SHARE), full))]
+    if not halve:  # a file whose sample must cover every name (test_numpy_ufuncs)
+        return picked
     return [p for i, p in enumerate(picked) if i % 4 < 2] or picked[:1]  # half, both modes
 
 
