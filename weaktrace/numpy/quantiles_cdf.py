@@ -14,6 +14,7 @@ from weaktrace.numpy._core import (
     Context,
     P,
     axis_arg,
+    const_like,
     convert,
     emit,
     full_like_value,
@@ -24,6 +25,7 @@ from weaktrace.numpy._core import (
 )
 from weaktrace.numpy.cumulative import cumsum
 from weaktrace.numpy.gathers import take_along_axis
+from weaktrace.numpy.math_arrays import slice_in_dim
 from weaktrace.numpy.reductions import any as _any
 from weaktrace.numpy.reductions import sum as _sum
 from weaktrace.numpy.shapes import expand_dims, reshape, squeeze, transpose
@@ -72,7 +74,9 @@ def inverted_cdf(b: Context, x: Any, w: Any, qq: Any, axis: int, keepdims: bool,
     clean = emit(P.select_n_p, emit(P.or_p, bad, nan_data), w, zeros)
     cum = cumsum(clean, axis=axis)
     last = cum.aval.shape[axis] - 1
-    total = _index_in_dim(cum, last, axis, keepdims)
+    total = slice_in_dim(cum, last, last + 1, axis)  # lax.index_in_dim
+    if not keepdims:
+        total = squeeze(total, (axis,))
     tw = expand_dims(total, tuple(range(q_ndim)))
     qf = reshape(qq, q_shape + (1,) * total.aval.ndim)
     target = emit(P.mul_p, qf, tw)
@@ -85,7 +89,7 @@ def inverted_cdf(b: Context, x: Any, w: Any, qq: Any, axis: int, keepdims: bool,
         valid = _sum(~nan_data, axis=axis, dtype=qdt, keepdims=keepdims)
     else:
         valid = full_like_value(total, x.aval.shape[axis], qdt)
-    limit = emit(P.sub_p, valid, lit(b, 1, valid.aval[1], valid.aval[2] and not valid.aval[0]))
+    limit = emit(P.sub_p, valid, const_like(valid, 1))
     max_idx = expand_dims(convert(b, limit, int_, False), tuple(range(q_ndim)))
     max_idx = convert(b, max_idx, idx.aval[1], False)
     idx = emit(P.max_p, lit(b, 0, idx.aval[1]), emit(P.min_p, idx, max_idx))
@@ -107,13 +111,3 @@ def inverted_cdf(b: Context, x: Any, w: Any, qq: Any, axis: int, keepdims: bool,
         force = emit(P.or_p, any_bad, _any(nan_data, axis=axis, keepdims=keepdims))
     force = expand_dims(force, tuple(range(q_ndim)))
     return where(force, full_like_value(result, np.nan), result)
-
-
-def _index_in_dim(x: Any, i: int, axis: int, keepdims: bool) -> Any:
-    """``lax.index_in_dim``: the i-th slice along `axis`."""
-    starts = [0] * x.aval.ndim
-    limits = list(x.aval.shape)
-    starts[axis], limits[axis] = i, i + 1
-    out = emit(P.slice_p, x, start_indices=tuple(starts), limit_indices=tuple(limits),
-               strides=None)  # fmt: skip
-    return out if keepdims else squeeze(out, (axis,))
