@@ -32,7 +32,7 @@ from weaktrace.core.program import Made, make_program
 from weaktrace.core.promotion import lit
 from weaktrace.core.trace import Context, Tracer
 from weaktrace.dtypes.registry import by_name
-from weaktrace.errors import CarryTypeError
+from weaktrace.errors import CarryTypeError, OperandValueError
 from weaktrace.ir.values import AbstractValue
 from weaktrace.lax.control import _eager, _switch
 
@@ -63,7 +63,7 @@ def _main_tree(what: str, made: Made, has_aux: bool) -> Any:
         return made.out_tree
     children = made.out_tree.children()
     if len(children) != 2:
-        raise ValueError(
+        raise OperandValueError(
             f"{what}() produced a pytree with structure {made.out_tree}, but a pytree tuple "
             "with auxiliary output was expected because has_aux was set to True."
         )
@@ -73,7 +73,7 @@ def _main_tree(what: str, made: Made, has_aux: bool) -> Any:
 def _check_tree(what: str, made: Made, tree: Any, has_aux: bool = False) -> None:
     got = _main_tree(what, made, has_aux)
     if got != tree:
-        raise TypeError(f"{what}() output pytree structure must match the input's, got {got} "
+        raise CarryTypeError(f"{what}() output pytree structure must match the input's, got {got} "
                         f"and {tree}.")  # fmt: skip
 
 
@@ -87,7 +87,7 @@ def _check(what: str, made: Made, tree: Any, avals: list[AbstractValue],
         main_tree = _main_tree(what, made, has_aux)
         shapes = [a.shape for a in made.out_avals[: main_tree.num_leaves]]
         if shapes != [a.shape for a in avals]:
-            raise ValueError(f"{what}() output shapes must match b, got {shapes} and "
+            raise OperandValueError(f"{what}() output shapes must match b, got {shapes} and "
                              f"{[a.shape for a in avals]}")  # fmt: skip
     _check_tree(what, made, tree, has_aux)
     main = made.out_avals[: len(avals)]
@@ -182,7 +182,7 @@ def custom_linear_solve(matvec: Callable[[Any], Any], b: Any,
         if aux and tm.out_tree != sm.out_tree:
             # jax returns its result in transpose_solve's pytree with solve's leaves
             # (an unflatten error where their aux leaf counts differ): refuse it
-            raise TypeError(
+            raise CarryTypeError(
                 "custom_linear_solve with has_aux: solve and transpose_solve must return "
                 f"the same pytree, got {sm.out_tree} and {tm.out_tree}"
             )

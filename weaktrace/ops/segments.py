@@ -24,7 +24,7 @@ import weaktrace.numpy  # noqa: F401  (registers the functions N looks up)
 from weaktrace.core.mirror import exporter
 from weaktrace.core.operands import context, operand
 from weaktrace.core.trace import Tracer
-from weaktrace.errors import ConcretizationError
+from weaktrace.errors import ConcretizationError, OperandValueError
 from weaktrace.numpy._core import N as wnp  # weaktrace.numpy's public functions
 from weaktrace.numpy.indexed_update import update
 
@@ -63,7 +63,7 @@ def _num_segments(num_segments: Any, ids: Tracer, name: str) -> int:
         )
     n = int(num_segments)
     if n < 0:
-        raise ValueError("num_segments must be non-negative.")
+        raise OperandValueError("num_segments must be non-negative.")
     return n
 
 
