@@ -90,9 +90,15 @@ class ufunc:
             "call": call, "reduce": reduce, "accumulate": accumulate, "at": at,
             "reduceat": reduceat,
         })  # fmt: skip
-        if type(self) is ufunc:  # made by frompyfunc: each method compiled once, as jax's
-            for m in ("reduce", "accumulate", "at", "reduceat", "outer", "_call"):
-                self.__dict__[m] = exporter({})(getattr(self, m))
+        # each method compiled once per ufunc, as jax's are: an eager call is one jax.jit
+        # dispatch, and a second call compiles nothing
+        names = ("reduce", "accumulate", "at", "reduceat", "outer")
+        for m in (*names, "_call") if type(self) is ufunc else names:
+            method = getattr(self, m)
+            public = exporter({})(method)
+            public.__name__ = public.__qualname__ = f"{self.__name__}.{m.lstrip('_')}"
+            public.__doc__ = method.__doc__
+            self.__dict__[m] = public
 
     _func = property(lambda self: self._props["func"])
     nin = property(lambda self: self._props["nin"])

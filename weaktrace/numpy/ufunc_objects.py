@@ -47,7 +47,7 @@ from weaktrace.numpy.shapes import reshape
 from weaktrace.numpy.ufunc_api import _ARRAYLIKE, _check, ufunc
 
 _LN2 = float(np.log(2))
-_METHODS: dict[str, Callable[..., Any]] = {}  # compiled eager paths of the methods
+_METHODS: dict[str, Callable[..., Any]] = {}  # the method implementations, exported
 _method = exporter(_METHODS)
 
 
@@ -287,37 +287,6 @@ def _named(name: str) -> Any:
     return EXPORTS[name]
 
 
-def _compiled_methods(u: _MirrorUfunc) -> dict[str, Callable[..., Any]]:
-    """The methods of `u` as exported functions (an eager call is one jax.jit dispatch,
-    as jax's jitted methods are), installed on the instance."""
-    cls = _MirrorUfunc
-
-    def reduce(a: Any, axis: Any = 0, dtype: Any = None, out: None = None,
-               keepdims: bool = False, initial: Any = None, where: Any = None) -> Any:  # fmt: skip
-        return cls.reduce(u, a, axis, dtype, out, keepdims, initial, where)
-
-    def accumulate(a: Any, axis: int = 0, dtype: Any = None, out: None = None) -> Any:
-        return cls.accumulate(u, a, axis, dtype, out)
-
-    def at(a: Any, indices: Any, b: Any = None, /, *, inplace: bool = True) -> Any:
-        return cls.at(u, a, indices, b, inplace=inplace)
-
-    def reduceat(a: Any, indices: Any, axis: int = 0, dtype: Any = None,
-                 out: None = None) -> Any:  # fmt: skip
-        return cls.reduceat(u, a, indices, axis, dtype, out)
-
-    def outer(A: Any, B: Any, /) -> Any:
-        return cls.outer(u, A, B)
-
-    methods = {}
-    for fn in (reduce, accumulate, at, reduceat, outer):
-        method = fn.__name__
-        fn.__name__ = fn.__qualname__ = f"{u.__name__}.{method}"
-        fn.__doc__ = getattr(cls, method).__doc__
-        methods[method] = _method(fn)
-    return methods
-
-
 _REDUCE_MAX = _extremum_reduce("max", P.reduce_max_p, P.reduce_or_p, -np.inf)
 _REDUCE_MIN = _extremum_reduce("min", P.reduce_min_p, P.reduce_and_p, np.inf)
 _ADD_AT, _MUL_AT = _scatter_at("add", True), _scatter_at("multiply", True)
@@ -353,7 +322,6 @@ def make(name: str) -> ufunc:
     obj: _MirrorUfunc = cls(call, nin, 1, name=name, identity=identity, call=call, reduce=reduce,
                      accumulate=accumulate, at=at)  # fmt: skip
     obj.__wrapped__ = raw  # type: ignore[attr-defined]
-    vars(obj).update(_compiled_methods(obj))
     return obj
 
 
