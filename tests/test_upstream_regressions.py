@@ -180,3 +180,34 @@ def test_frompyfunc_methods_run_on_tracers_and_compile_once():
         traced = wt.trace(lambda z, call=call: call(f))(0.0)
         np.testing.assert_allclose(np.asarray(traced), np.asarray(call(g)), rtol=1e-6)
     assert wt.trace(lambda x: x * np.size(x) + np.ndim(x))(a).shape == a.shape
+
+
+def _error_of(fn, *args):
+    try:
+        fn(*args)
+    except Exception as err:  # the oracle's error, whatever its class
+        return err
+    raise AssertionError(f"{fn} did not raise")
+
+
+CONCRETE_NEEDED = [
+    ("one_hot num_classes", lambda m, n: m.nn.one_hot(m.numpy.arange(3), n)),
+    ("bool of a tracer", lambda m, n: bool(m.numpy.asarray(n) > 1)),
+    ("int of a tracer", lambda m, n: int(m.numpy.asarray(n))),
+    ("float of a tracer", lambda m, n: float(m.numpy.asarray(n))),
+    ("tracer as an index", lambda m, n: [1, 2][m.numpy.asarray(n)]),
+    ("numpy array of a tracer", lambda m, n: np.asarray(m.numpy.asarray(n) + 1)),
+    ("boolean mask", lambda m, n: m.numpy.arange(3)[m.numpy.arange(3) > n]),
+]
+
+
+@pytest.mark.parametrize(("name", "fn"), CONCRETE_NEEDED, ids=[c[0] for c in CONCRETE_NEEDED])
+def test_a_traced_value_where_a_concrete_one_is_needed_raises_jaxs_class(name, fn):
+    """jax's nn_test catches ``jax.errors.ConcretizationTypeError`` for one_hot with a
+    traced num_classes; ours raised a plain TypeError. Every class jax raises here (under
+    jax.jit) is a base class of ours."""
+    import weaktrace.nn  # noqa: F401  (the mirror namespaces, as m.nn / m.numpy)
+
+    expected = _error_of(jax.jit(lambda n: fn(jax, n)), 3)
+    with pytest.raises(type(expected)):
+        wt.trace(lambda n: fn(wt, n))(3)

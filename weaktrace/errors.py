@@ -8,6 +8,11 @@ ours also derives from ``TypeError`` so code written against JAX keeps working.
 from __future__ import annotations
 
 from jax.dtypes import TypePromotionError as _JaxTypePromotionError
+from jax.errors import ConcretizationTypeError as _JaxConcretizationTypeError
+from jax.errors import NonConcreteBooleanIndexError as _JaxNonConcreteBooleanIndexError
+from jax.errors import TracerArrayConversionError as _JaxTracerArrayConversionError
+from jax.errors import TracerBoolConversionError as _JaxTracerBoolConversionError
+from jax.errors import TracerIntegerConversionError as _JaxTracerIntegerConversionError
 
 
 class WeaktraceError(Exception):
@@ -74,8 +79,27 @@ class TracerLeakError(WeaktraceError, RuntimeError):
     """A tracer used after the trace that made it has ended."""
 
 
-class ConcretizationError(WeaktraceError, TypeError):
-    """A tracer used where Python needs a concrete value (``if x > 0:``, ``int(x)``)."""
+class ConcretizationError(WeaktraceError, _JaxConcretizationTypeError):
+    """A tracer used where Python needs a concrete value (``if x > 0:``, ``int(x)``).
+
+    A ``jax.errors.ConcretizationTypeError`` (so a ``TypeError``): code that catches
+    jax's catches ours.
+    """
+
+    def __init__(self, message: str = "") -> None:
+        TypeError.__init__(self, message)  # jax's __init__ wants a jax tracer
+
+
+class TracerBoolConversionError(ConcretizationError, _JaxTracerBoolConversionError):
+    """``bool(tracer)``: Python control flow on a traced value (jax's class too)."""
+
+
+class TracerIntegerConversionError(ConcretizationError, _JaxTracerIntegerConversionError):
+    """A tracer used as a Python index (``__index__``), as jax's class of that name."""
+
+
+class TracerArrayConversionError(ConcretizationError, _JaxTracerArrayConversionError):
+    """A tracer converted to a numpy array (``np.asarray(tracer)``), as jax's class."""
 
 
 class WeakLiteralOverflowWarning(UserWarning):
@@ -106,7 +130,7 @@ class InvalidIndexError(IndexingError, InvalidInputError):
     sequence of those. NumPy raises IndexError, JAX TypeError: this is both."""
 
 
-class NonConcreteBooleanIndexError(ConcretizationError, IndexError):
+class NonConcreteBooleanIndexError(ConcretizationError, _JaxNonConcreteBooleanIndexError):
     """A boolean mask whose values are not known while tracing: the result's shape
     would depend on them. JAX raises ``NonConcreteBooleanIndexError`` (an IndexError)."""
 

@@ -21,7 +21,13 @@ import numpy as np
 from weaktrace.core.literals import jax_literal, materialize, typed
 from weaktrace.core.source import user_source
 from weaktrace.dtypes.policies import Policy
-from weaktrace.errors import ConcretizationError, TracerLeakError
+from weaktrace.errors import (
+    ConcretizationError,
+    TracerArrayConversionError,
+    TracerBoolConversionError,
+    TracerIntegerConversionError,
+    TracerLeakError,
+)
 from weaktrace.ir.values import (
     AbstractValue,
     Atom,
@@ -326,8 +332,10 @@ class Tracer:
     def __hash__(self) -> int:
         raise TypeError(f"unhashable type: a tracer ({self.aval}); use it as a value, not a key")
 
-    def _concrete(self, what: str) -> ConcretizationError:
-        return ConcretizationError(
+    def _concrete(
+        self, what: str, cls: type[ConcretizationError] = ConcretizationError
+    ) -> ConcretizationError:
+        return cls(
             f"{what} needs a concrete value, but this is a tracer {self.aval}: its value "
             "is not known while tracing. Use weaktrace.numpy.where or weaktrace.lax.cond for "
             "data-dependent choices, or mark the argument static (static_argnums) if it is "
@@ -335,7 +343,10 @@ class Tracer:
         )
 
     def __bool__(self) -> bool:
-        raise self._concrete("Python control flow (if/while/and/or/not) on a traced value")
+        raise self._concrete(
+            "Python control flow (if/while/and/or/not) on a traced value",
+            TracerBoolConversionError,
+        )
 
     def __int__(self) -> int:
         raise self._concrete("int()")
@@ -347,10 +358,10 @@ class Tracer:
         raise self._concrete("complex()")
 
     def __index__(self) -> int:
-        raise self._concrete("using a tracer as a Python index")
+        raise self._concrete("using a tracer as a Python index", TracerIntegerConversionError)
 
     def __array__(self, *args: Any, **kwargs: Any) -> np.ndarray:
-        raise self._concrete("converting to a numpy array")
+        raise self._concrete("converting to a numpy array", TracerArrayConversionError)
 
 
 def install_array_methods(methods: Mapping[str, Any]) -> None:

@@ -20,8 +20,9 @@ from weaktrace.core import primitives_lax as L
 from weaktrace.core import primitives_special as S
 from weaktrace.core.mirror import exporter
 from weaktrace.core.primitives import broadcast_shapes
-from weaktrace.errors import InvalidInputError, ShapeError
+from weaktrace.errors import ConcretizationError, InvalidInputError, ShapeError
 from weaktrace.numpy._core import (
+    Tracer,
     axes_arg,
     axis_arg,
     bind,
@@ -298,6 +299,11 @@ def one_hot(x: Any, num_classes: int, *, dtype: Any = None, axis: Any = -1) -> A
     try:
         n = operator.index(num_classes)
     except TypeError:
+        if num_classes.__class__ is Tracer:  # jax's error for a traced num_classes
+            raise ConcretizationError(
+                "one_hot: num_classes must be a concrete integer (it sets the result's "
+                "shape), got a traced value; pass a Python int or mark it static"
+            ) from None
         raise InvalidInputError(
             f"one_hot: num_classes must be a concrete integer, got {num_classes!r}"
         ) from None
