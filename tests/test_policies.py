@@ -408,3 +408,33 @@ def test_compare_reports_a_policy_that_raises():
     assert "numpy" in report.errors and "out of bounds for int8" in report.errors["numpy"]
     assert "raised" in str(report)
     _ = jax  # the oracle module is imported for its types above
+
+
+_ARRAY_OF_SCALAR_DTYPES = ["bool", "uint8", "int8", "int32", "int64", "float16", "float32",
+                           "float64", "complex64"]  # fmt: skip
+
+
+@pytest.mark.parametrize("scalar", [True, 3, 2.5, 1j], ids=repr)
+@pytest.mark.parametrize("make", ["asarray", "array"])
+def test_an_array_of_a_python_scalar_is_strong_under_numpy_and_torch(scalar, make):
+    """np.asarray(2.5) is a float64 0-d array and torch.as_tensor(2.5) a 0-dim tensor of
+    the default float: neither is a Python scalar any more, so neither joins weakly
+    (``np.asarray(2.5) + f32`` is float64; it was float32 here). jax's stays weak."""
+    wmake = getattr(wnp, make)
+    for name in _ARRAY_OF_SCALAR_DTYPES:
+        x = np.ones(2, name)
+        want = (np.asarray(scalar) + x).dtype
+        got = wt.trace(lambda v: wmake(scalar) + v, policy=wt.policy("numpy")).trace(x)
+        assert got.out_avals.dtype == want, (scalar, name)
+        for default in ("float32", "float64"):
+            torch.set_default_dtype(getattr(torch, default))
+            try:
+                tw = torch.as_tensor(scalar) + torch.from_numpy(x)
+            finally:
+                torch.set_default_dtype(torch.float32)
+            pol = wt.policy("torch", default_float=default)
+            got = wt.trace(lambda v: wmake(scalar) + v, policy=pol).trace(x).out_avals
+            assert str(got.dtype) == str(tw.dtype).removeprefix("torch."), (scalar, name)
+        jx = getattr(jnp, make)(scalar)
+        got = wt.trace(lambda: wmake(scalar)).trace().out_avals
+        assert (got.dtype, got.weak_type) == (jx.dtype, jx.weak_type)

@@ -99,10 +99,11 @@ class _AxisConcat:
                 obj, item_ndim = operand(_grid_1d(item, self.op), b), 0
             elif isinstance(item, str):
                 raise ShapeError("string directive must be placed at the beginning")
-            else:
-                obj = operand(array(item), b)
+            else:  # a Python scalar stays weak: NumPy joins it as a scalar, then casts it
+                obj = operand(array(item) if isinstance(item, list | tuple) else item, b)
                 item_ndim = obj.aval.ndim
-            obj = operand(array(obj, ndmin=ndmin), b)
+            while obj.aval.ndim < ndmin:
+                obj = expand_dims(obj, 0)
             if trans1d != -1 and ndmin - item_ndim > 0:
                 perm = tuple(range(ndmin))
                 shift = ndmin - abs(ndmin + trans1d + 1) % ndmin

@@ -78,9 +78,11 @@ class Policy:
     # cumsum/cumprod (and add/multiply.accumulate) of integers: NumPy and PyTorch
     # accumulate in the sum's dtype (`accumulate`: int8 -> int64); JAX keeps the dtype.
     cumulative_promotes_integers: bool = False
-    # Functions that ``asarray`` their operands before promoting (intersect1d, setxor1d):
-    # NumPy has no weak arrays, so a Python scalar enters strong (int64 / float64); JAX's
-    # arrays from Python scalars stay weak.
+    # asarray/array of a Python scalar, and functions that asarray their operands
+    # before promoting (intersect1d, setxor1d):
+    # NumPy has no weak arrays and PyTorch's 0-dim tensors are not wrapped numbers, so
+    # an array of a Python scalar is strong (int64 / float64, torch's default float);
+    # JAX's arrays from Python scalars stay weak.
     asarray_operands_strong: bool = False
     # NumPy's ufunc methods: ``at`` updates `a` in place (each result is cast back to a's
     # dtype), a ufunc without identity reduces one axis at a time (``axis=None`` of a

@@ -125,6 +125,7 @@ class TorchPolicy(Policy):
     bool_sign = True
     int_pow_full_exponent = True
     cumulative_promotes_integers = True
+    asarray_operands_strong = True  # torch.asarray(3.0): a 0-dim tensor, not a wrapped number
     pow_checked_exponent_dtypes = frozenset({"float16", "bfloat16"})
 
     def __init__(self, default_float: str = "float32") -> None:
