@@ -6,6 +6,7 @@ generated cases."""
 from __future__ import annotations
 
 import itertools
+import math
 
 import jax
 import jax.numpy as jnp
@@ -211,3 +212,21 @@ def test_a_traced_value_where_a_concrete_one_is_needed_raises_jaxs_class(name, f
     expected = _error_of(jax.jit(lambda n: fn(jax, n)), 3)
     with pytest.raises(type(expected)):
         wt.trace(lambda n: fn(wt, n))(3)
+
+
+ONE_ARRAY_SHAPES = [(3,), (2, 3), (1, 2, 0), (2, 3, 4), (0, 2)]
+ONE_ARRAY_CALLS = [
+    *[(f"concatenate axis={a}", "concatenate", {"axis": a}) for a in (0, 1, -1, None)],
+    *[(f"stack axis={a}", "stack", {"axis": a}) for a in (0, 1, -1)],
+    ("concatenate dtype", "concatenate", {"dtype": "int32"}),
+    *[(n, n, {}) for n in ("hstack", "vstack", "dstack", "column_stack", "block")],
+]
+
+
+@pytest.mark.parametrize("shape", ONE_ARRAY_SHAPES, ids=str)
+@pytest.mark.parametrize(("name", "fn", "kw"), ONE_ARRAY_CALLS, ids=[c[0] for c in ONE_ARRAY_CALLS])
+def test_joining_one_array_joins_its_slices_as_jax_does(shape, name, fn, kw):
+    """jax's testConcatenateArray / testStack: ``concatenate(x)`` of one array (not a
+    list) joins its slices along axis 0; ours refused anything but a list or tuple."""
+    x = np.arange(math.prod(shape), dtype=np.float32).reshape(shape)
+    check(lambda a: getattr(wnp, fn)(a, **kw), lambda a: getattr(jnp, fn)(a, **kw), x)

@@ -366,7 +366,8 @@ def hstack(tup: Any, dtype: Any = None) -> Any:
     """``jax.numpy.hstack``."""
     b = context(*tup) if isinstance(tup, list | tuple) else context(tup)
     arrs = [atleast_1d(t) for t in _items(b, tup)]
-    return concatenate(arrs, axis=0 if arrs[0].aval.ndim == 1 else 1, dtype=dtype)
+    axis = 0 if not arrs or arrs[0].aval.ndim == 1 else 1  # none: concatenate refuses
+    return concatenate(arrs, axis=axis, dtype=dtype)
 
 
 @export

@@ -11,7 +11,9 @@ from typing import Any
 from weaktrace.core.promotion import broadcast_to as _broadcast_to
 from weaktrace.errors import InvalidInputError, ShapeError
 from weaktrace.numpy._core import (
+    Context,
     P,
+    Tracer,
     axes_arg,
     axis_arg,
     context,
@@ -22,6 +24,7 @@ from weaktrace.numpy._core import (
     operands,
     promote,
 )
+from weaktrace.numpy._lax import moveaxis
 
 
 @export
@@ -116,8 +119,10 @@ def squeeze(a: Any, axis: int | Sequence[int] | None = None) -> Any:
 def concatenate(arrays: Sequence[Any], axis: int | None = 0, dtype: Any = None) -> Any:
     """``jax.numpy.concatenate`` (operands are promoted together)."""
     b = context(*arrays) if isinstance(arrays, list | tuple) else context(arrays)
-    if not isinstance(arrays, list | tuple) or not arrays:
-        raise InvalidInputError("concatenate needs a non-empty list or tuple of arrays")
+    if not isinstance(arrays, list | tuple):  # one array: its slices along axis 0
+        return _concatenate_array(b, arrays, axis, dtype)
+    if not arrays:
+        raise InvalidInputError("Need at least one array to concatenate.")
     ops = operands(b, arrays)
     # Promoted before axis=None flattens them: a Python int constant then meets its
     # dtype as the constant it is (2**64 next to a float array), as numpy converts it.
@@ -130,19 +135,55 @@ def concatenate(arrays: Sequence[Any], axis: int | None = 0, dtype: Any = None) 
         ops = [reshape(o, (-1,)) for o in ops]
         axis = 0
     if builtins.any(o.aval.ndim == 0 for o in ops):
-        raise ShapeError("zero-dimensional arrays cannot be concatenated")
+        raise ShapeError("Zero-dimensional arrays cannot be concatenated.")
     ax = axis_arg(axis, ops[0].aval.ndim, "concatenate")
     if len(ops) == 1:
         return ops[0]
     return b.emit(P.concatenate_p, tuple(ops), {"dimension": ax})
 
 
+def _unstackable(b: Context, arrays: Any, fn: str) -> Tracer:
+    """An array passed where a sequence of arrays goes: its slices along axis 0 are the
+    sequence (numpy and jax iterate it)."""
+    if arrays.__class__ is not Tracer and not hasattr(arrays, "shape"):
+        raise InvalidInputError(
+            f"{fn} needs a sequence of arrays (a list, a tuple or one array whose slices "
+            f"along axis 0 are the arrays), got {type(arrays).__name__}"
+        )
+    x = operand(arrays, b)
+    if x.aval.ndim == 0 or x.aval.shape[0] == 0:
+        raise InvalidInputError(f"Need at least one array to {fn}.")
+    return x
+
+
+def _concatenate_array(b: Context, arrays: Any, axis: int | None, dtype: Any) -> Tracer:
+    """concatenate(x) of one array x: its slices joined, without splitting it (jax's
+    _concatenate_array): axis 0 moves next to `axis`, and the two merge."""
+    x = _unstackable(b, arrays, "concatenate")
+    if dtype is not None:
+        x = convert(b, x, b.policy.user_dtype(dtype), False)
+    shape = x.aval.shape
+    if axis is None:
+        return reshape(x, (-1,))
+    if len(shape) == 1:
+        raise ShapeError("Zero-dimensional arrays cannot be concatenated.")
+    ax = axis_arg(axis, len(shape) - 1, "concatenate")
+    x = moveaxis(x, 0, ax)
+    rest = shape[1:]
+    return reshape(x, (*rest[:ax], shape[0] * rest[ax], *rest[ax + 1 :]))
+
+
 @export
 def stack(arrays: Sequence[Any], axis: int = 0, dtype: Any = None) -> Any:
     """``jax.numpy.stack``."""
     b = context(*arrays) if isinstance(arrays, list | tuple) else context(arrays)
-    if not isinstance(arrays, list | tuple) or not arrays:
-        raise InvalidInputError("stack needs a non-empty list or tuple of arrays")
+    if not isinstance(arrays, list | tuple):  # one array: its slices along axis 0
+        x = _unstackable(b, arrays, "stack")
+        ax = axis_arg(axis, x.aval.ndim, "stack")
+        x = moveaxis(x, 0, ax)
+        return x if dtype is None else convert(b, x, b.policy.user_dtype(dtype), False)
+    if not arrays:
+        raise InvalidInputError("Need at least one array to stack.")
     ops = operands(b, arrays)
     shapes = {o.aval.shape for o in ops}
     if len(shapes) != 1:
