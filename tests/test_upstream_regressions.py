@@ -230,3 +230,21 @@ def test_joining_one_array_joins_its_slices_as_jax_does(shape, name, fn, kw):
     list) joins its slices along axis 0; ours refused anything but a list or tuple."""
     x = np.arange(math.prod(shape), dtype=np.float32).reshape(shape)
     check(lambda a: getattr(wnp, fn)(a, **kw), lambda a: getattr(jnp, fn)(a, **kw), x)
+
+
+@pytest.mark.parametrize("shape", [(), (0,), (5,), (2, 3), (2, 0, 3)], ids=str)
+@pytest.mark.parametrize("kw", [{"size": 3}, {"size": 4, "fill_value": -1}, {"size": 0}], ids=str)
+def test_one_argument_where_is_nonzero(shape, kw):
+    """jax's testWhereOneArgument: ``where(c)`` is ``nonzero(c)`` (traced with size=);
+    ours refused the one-argument form even eagerly."""
+    x = np.random.default_rng(len(shape)).integers(0, 2, shape).astype(np.float32)
+    if shape:
+        check(lambda a: wnp.where(a, **kw), lambda a: jnp.where(a, **kw), x)
+        got, want = wnp.where(x), jnp.where(x)  # eager, no size: data-dependent shape
+        assert len(got) == len(want)
+        for g, w in zip(got, want, strict=True):
+            np.testing.assert_array_equal(g, w)
+            assert g.dtype == w.dtype
+    for bad in [lambda m: m.where(x, 1), lambda m: m.where(x, 1, 2, **kw)]:
+        with pytest.raises(type(_error_of(bad, jnp))):
+            bad(wnp)

@@ -15,7 +15,7 @@ from ml_dtypes import finfo
 from weaktrace.core import primitives_window as W
 from weaktrace.dtypes.policies.base import int_bounds
 from weaktrace.dtypes.registry import SUB_BYTE_INTS
-from weaktrace.errors import InvalidInputError, OperandTypeError, OperandValueError, ShapeError
+from weaktrace.errors import InvalidInputError, OperandTypeError, OperandValueError
 from weaktrace.ir.values import Literal
 from weaktrace.numpy._core import (
     BOOL,
@@ -44,6 +44,7 @@ from weaktrace.numpy._core import (
     result_shape,
     to_bool,
 )
+from weaktrace.numpy._core import N as _N
 from weaktrace.numpy._scalar_checks import check_scalar_exponent, float_exponent, int_bound
 
 
@@ -631,30 +632,28 @@ def _pow_int_int(b: Context, x1: Any, x2: Any) -> Any:
 # -- selection -------------------------------------------------------------------------
 
 
-def _broadcast_to_shape(b: Context, x: Any, shape: tuple[int, ...]) -> Any:
-    """``lax.broadcast_to`` semantics: numpy-style right-aligned broadcasting."""
-    s = x.aval.shape
-    if s == shape:
-        return x
-    if len(s) > len(shape) or builtins.any(
-        a not in (1, c) for a, c in zip(s[::-1], shape[::-1], strict=False)
-    ):
-        raise ShapeError(f"cannot broadcast shape {s} to {shape}")
-    k = len(shape) - len(s)
-    keep = tuple(i + k for i, d in enumerate(s) if d == shape[i + k])
-    if len(keep) != len(s):  # squeeze the unit dims that grow
-        x = emit(P.reshape_p, x, new_sizes=tuple(d for i, d in enumerate(s) if i + k in keep))
-    return emit(P.broadcast_in_dim_p, x, shape=shape, broadcast_dimensions=keep)
-
-
 @export
-def where(condition: Any, x: Any = None, y: Any = None, /) -> Any:
-    """``jax.numpy.where(condition, x, y)`` (the one-argument form needs concrete
-    values and is not traceable)."""
+def where(
+    condition: Any,
+    x: Any = None,
+    y: Any = None,
+    /,
+    *,
+    size: int | None = None,
+    fill_value: Any = None,
+) -> Any:
+    """``jax.numpy.where(condition, x, y)``; ``where(condition)`` is ``nonzero(condition)``
+    (traced, it needs `size`, as jax)."""
+    if x is None and y is None:
+        return _N.nonzero(condition, size=size, fill_value=fill_value)
     if x is None or y is None:
         raise InvalidInputError(
-            "where(condition) without x and y returns data-dependent shapes and cannot be "
-            "traced; pass both x and y."
+            f"where requires ndarray or scalar arguments, got {type(None)} at position "
+            f"{1 if x is None else 2}: pass both x and y, or neither (nonzero)."
+        )
+    if size is not None or fill_value is not None:
+        raise InvalidInputError(
+            "size and fill_value arguments cannot be used in three-term where function."
         )
     b = context(condition, x, y)
     c = to_bool(operand(condition, b))
