@@ -248,3 +248,18 @@ def test_one_argument_where_is_nonzero(shape, kw):
     for bad in [lambda m: m.where(x, 1), lambda m: m.where(x, 1, 2, **kw)]:
         with pytest.raises(type(_error_of(bad, jnp))):
             bad(wnp)
+
+
+TRI_OFFSETS = [0, 2, -3, 10, 2**31, -(2**40), np.int8(2), np.uint32(3), np.int64(5),
+               np.uint64(2**40), 1.5, True, np.float32(1)]  # fmt: skip
+
+
+@pytest.mark.parametrize("x64", [False, True])
+@pytest.mark.parametrize("k", TRI_OFFSETS, ids=repr)
+def test_tri_offset_may_be_traced(k, x64):
+    """jax's testTri: ``tri(n, m, k)`` with a traced k; ours called operator.index(k).
+    Constant and traced offsets, in range and beyond int32, and the dtypes jax refuses."""
+    with jax.enable_x64(x64):
+        if x64 or not isinstance(k, np.uint64):  # x32: jax.jit wraps it, jax eager raises
+            check(lambda kk: wnp.tri(3, 4, kk), lambda kk: jnp.tri(3, 4, kk), k)
+        check(lambda: wnp.tri(3, 4, k), lambda: jnp.tri(3, 4, k))

@@ -5,11 +5,16 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
 
 from weaktrace.dtypes.registry import DType, by_name
-from weaktrace.numpy._core import Context, P, Tracer, axis_arg, emit, lit
+from weaktrace.errors import OperandTypeError
+from weaktrace.numpy._core import Context, P, Tracer, axis_arg, convert, emit, lit, operand
 
 _INT32 = by_name("int32")
+_I32_MIN, _I32_MAX = -(2**31), 2**31 - 1
 
 
 def iota(b: Context, dtype: DType, shape: tuple[int, ...], dimension: int) -> Tracer:
@@ -34,10 +39,21 @@ def delta(b: Context, shape: tuple[int, ...], axes: Sequence[int]) -> Tracer:
     return emit(P.broadcast_in_dim_p, eye, shape=shape, broadcast_dimensions=tuple(axes))
 
 
-def tri(b: Context, n: int, m: int, k: int) -> Tracer:
-    """``lax._tri(bool, (n, m), k)``: True on and below the k-th diagonal."""
-    rows = emit(P.add_p, iota(b, _INT32, (n, m), 0), _int32(b, k))
-    return emit(P.ge_p, rows, iota(b, _INT32, (n, m), 1))
+def tri(b: Context, n: int, m: int, k: Any) -> Tracer:
+    """``lax._tri(bool, (n, m), k)``: True on and below the k-th diagonal. The offset
+    `k` may be traced; it counts in int32 unless its dtype needs int64."""
+    if isinstance(k, np.integer):  # jax takes a numpy integer as the Python int it is
+        k = int(k)
+    if k.__class__ is int and _I32_MIN <= k <= _I32_MAX:
+        dt, offset = _INT32, _int32(b, k)
+    else:
+        off = operand(k, b)  # a Python int beyond int32 raises OverflowError without x64
+        if off.aval.dt.kind not in "iu":  # floats and bools too, as jnp.tri refuses them
+            raise OperandTypeError(f"offset must be an integer, got {off.aval}")
+        small = off.aval.dt.bits < 32 or off.aval.dt == _INT32
+        dt = _INT32 if small else b.policy.canonicalize(by_name("int64"))
+        offset = convert(b, off, dt, False)
+    return emit(P.ge_p, emit(P.add_p, iota(b, dt, (n, m), 0), offset), iota(b, dt, (n, m), 1))
 
 
 def _int32(b: Context, k: int) -> Tracer:

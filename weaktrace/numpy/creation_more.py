@@ -92,7 +92,7 @@ def tri(N: int, M: int | None = None, k: int = 0, dtype: Any = None) -> Any:
     dt = b.policy.user_dtype(np.float32 if dtype is None else dtype)
     n = operator.index(N)
     m = n if M is None else operator.index(M)
-    return convert(b, _tri(b, n, m, operator.index(k)), dt, False)
+    return convert(b, _tri(b, n, m, k), dt, False)
 
 
 def _inexact_dtypes(b: Context, ops: list[Tracer], dtype: Any) -> tuple[DType, DType]:
