@@ -263,3 +263,24 @@ def test_tri_offset_may_be_traced(k, x64):
         if x64 or not isinstance(k, np.uint64):  # x32: jax.jit wraps it, jax eager raises
             check(lambda kk: wnp.tri(3, 4, kk), lambda kk: jnp.tri(3, 4, kk), k)
         check(lambda: wnp.tri(3, 4, k), lambda: jnp.tri(3, 4, k))
+
+
+BOUND_SHAPES = list(itertools.product([(), (2,), (2, 2)], repeat=2))
+
+
+@pytest.mark.parametrize(("start_shape", "stop_shape"), BOUND_SHAPES, ids=str)
+def test_linspace_and_logspace_of_array_bounds_of_different_ranks(start_shape, stop_shape, full):
+    """jax's testLinspace/testLogspace: bounds of shapes () / (2,) / (2, 2) broadcast;
+    ours subtracted the unbroadcast bounds for the step (a ShapeError). CI: a sample of
+    num/endpoint/axis; --run-slow: all."""
+    s = np.arange(math.prod(start_shape), dtype=np.float32).reshape(start_shape)
+    t = np.full(stop_shape, 5.0, np.float32)
+    nd = len(np.broadcast_shapes(start_shape, stop_shape))
+    axes = range(-nd - 1, nd + 1) if full else (0, -1)
+    for num, endpoint, axis in itertools.product([0, 1, 2, 5], [True, False], axes):
+        if not full and (num + endpoint + axis) % 3:
+            continue
+        for name, kw in [("linspace", {"retstep": True}), ("linspace", {}), ("logspace", {})]:
+            kw = {**kw, "num": num, "endpoint": endpoint, "axis": axis}
+            check(lambda a, c, n=name, k=kw: getattr(wnp, n)(a, c, **k),
+                  lambda a, c, n=name, k=kw: getattr(jnp, n)(a, c, **k), s, t)  # fmt: skip

@@ -129,7 +129,7 @@ def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retste
     bshape.insert(axis, 1)
     div = num - 1 if endpoint else num
     if num > 1:
-        delta = emit(P.div_p, emit(P.sub_p, t, s), lit(b, div, comp))
+        delta = emit(P.div_p, emit(P.sub_p, tb, sb), lit(b, div, comp))
         real = _real(comp)
         ishape = [1] * len(bshape)
         ishape[axis] = div
@@ -144,7 +144,7 @@ def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retste
         if endpoint:
             out = concatenate([out, expand_dims(tb, axis)], axis)
     elif num == 1:
-        delta = lit(b, np.nan, comp) if endpoint else emit(P.sub_p, t, s)
+        delta = lit(b, np.nan, comp) if endpoint else emit(P.sub_p, tb, sb)
         out = reshape(sb, tuple(bshape))
     else:
         delta = lit(b, np.nan, comp)
