@@ -284,3 +284,39 @@ def test_linspace_and_logspace_of_array_bounds_of_different_ranks(start_shape, s
             kw = {**kw, "num": num, "endpoint": endpoint, "axis": axis}
             check(lambda a, c, n=name, k=kw: getattr(wnp, n)(a, c, **k),
                   lambda a, c, n=name, k=kw: getattr(jnp, n)(a, c, **k), s, t)  # fmt: skip
+
+
+GRID_KEYS = [
+    (slice(1, 6, 8j), slice(2, 4)),
+    (slice(0, 3), slice(0, 2, 0.5)),
+    (slice(0, 3), slice(-1, 1, 5j), slice(0, 2)),
+    (slice(3),),
+]
+
+
+@pytest.mark.parametrize("strict", [False, True])
+@pytest.mark.parametrize("key", GRID_KEYS, ids=str)
+@pytest.mark.parametrize("grid", ["mgrid", "ogrid"])
+def test_grids_promote_with_standard_promotion_even_when_strict(grid, key, strict):
+    """jax's testMgrid runs under 'strict' promotion: jax's mgrid/ogrid join their grids
+    with 'standard' promotion regardless; ours raised a TypePromotionError."""
+    with jax.numpy_dtype_promotion("strict" if strict else "standard"):
+        want = getattr(jnp, grid)[key]
+        got = getattr(wnp, grid)[key]
+        traced = wt.trace(lambda: getattr(wnp, grid)[key]).trace().out_avals
+    want, got = jax.tree.leaves(want), jax.tree.leaves(got)
+    traced = [traced] if hasattr(traced, "dtype") else traced
+    assert [(w.dtype, w.shape) for w in want] == [(g.dtype, g.shape) for g in got]
+    assert [(w.dtype, w.shape) for w in want] == [(a.dtype, a.shape) for a in traced]
+    for w, g in zip(want, got, strict=True):
+        np.testing.assert_allclose(g, w, rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("name", ["r_", "c_", "mgrid", "ogrid"])
+def test_index_tricks_name_the_slice_bound_a_jax_tracer_gives(name):
+    """jax's testR_/testC_/testOgrid: a slice bound traced by jax.jit raises a
+    ConcretizationTypeError naming it ("slice start of jnp.r_")."""
+    with pytest.raises(jax.errors.ConcretizationTypeError, match=f"slice start of jnp.{name}"):
+        jax.jit(lambda i: getattr(wnp, name)[i:3])(1)
+    with pytest.raises(jax.errors.ConcretizationTypeError, match=f"slice start of jnp.{name}"):
+        jax.jit(lambda i: getattr(jnp, name)[i:3])(1)

@@ -50,7 +50,7 @@ def tri(b: Context, n: int, m: int, k: Any) -> Tracer:
         off = operand(k, b)  # a Python int beyond int32 raises OverflowError without x64
         if off.aval.dt.kind not in "iu":  # floats and bools too, as jnp.tri refuses them
             raise OperandTypeError(f"offset must be an integer, got {off.aval}")
-        small = off.aval.dt.bits < 32 or off.aval.dt == _INT32
+        small = (off.aval.dt.bits or 64) < 32 or off.aval.dt == _INT32
         dt = _INT32 if small else b.policy.canonicalize(by_name("int64"))
         offset = convert(b, off, dt, False)
     return emit(P.ge_p, emit(P.add_p, iota(b, dt, (n, m), 0), offset), iota(b, dt, (n, m), 1))

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import jax
 import numpy as np
 
 from weaktrace.core.literals import literal_value
 from weaktrace.errors import ConcretizationError, ShapeError
-from weaktrace.numpy._core import EXPORTS, Tracer, context, operand, promote
+from weaktrace.numpy._core import EXPORTS, Tracer, context, convert, operand
 from weaktrace.numpy.shapes import concatenate, expand_dims, transpose
 
 
@@ -18,6 +19,8 @@ def _static(v: Any, what: str) -> Any:
         if not v.ctx.eager:
             raise ConcretizationError(f"{what} must be concrete, got a tracer {v.aval}")
         return v.concrete().item()
+    if isinstance(v, jax.core.Tracer):  # a bound traced by jax (jax.jit around the call)
+        raise ConcretizationError(f"{what} must be concrete, got jax's tracer {v}")
     return v
 
 
@@ -53,8 +56,9 @@ class _Grid:
             return _grid_1d(key, self.op)
         b = context()
         grids = _as_tracers(b, [_grid_1d(k, self.op) for k in key])
-        if grids:
-            grids = promote(b, self.op, grids)
+        if grids:  # jax promotes them with 'standard' promotion, even under 'strict'
+            dt, weak = b.policy.standard().join([g.aval for g in grids])
+            grids = [convert(b, g, dt, weak) for g in grids]
         out = meshgrid(*grids, indexing="ij", sparse=self.sparse)
         if self.sparse:
             return to_jax(out) if b.eager else out

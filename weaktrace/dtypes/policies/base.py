@@ -152,6 +152,11 @@ class Policy:
         follow jax's config until a trace starts; then they are fixed for that trace)."""
         return self
 
+    def standard(self) -> Policy:
+        """This policy with JAX's 'standard' promotion (not 'strict'): what jax's index
+        tricks (mgrid, ogrid) promote their grids with whatever the config says."""
+        return self
+
     def scalar(self, cls: type) -> tuple[DType, bool]:
         """(dtype, weak) a Python scalar of type `cls` enters with: bool strong, the
         others weak and of the default dtype of their kind."""

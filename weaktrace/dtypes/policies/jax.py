@@ -9,7 +9,7 @@ config in the trace context. The promotion engine is ``weaktrace.dtypes.jax_rule
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import jax
 import ml_dtypes
@@ -130,6 +130,9 @@ class PinnedJaxPolicy(JaxPolicy):
 
     def mode(self) -> tuple[bool, bool]:
         return self.strict, self.x64
+
+    def standard(self) -> PinnedJaxPolicy:
+        return _pinned(False, self.x64, cast(str, self.explicit)) if self.strict else self
 
     def check_python_int(self, value: int) -> None:
         lo, hi = self._int_bounds
