@@ -320,3 +320,52 @@ def test_index_tricks_name_the_slice_bound_a_jax_tracer_gives(name):
         jax.jit(lambda i: getattr(wnp, name)[i:3])(1)
     with pytest.raises(jax.errors.ConcretizationTypeError, match=f"slice start of jnp.{name}"):
         jax.jit(lambda i: getattr(jnp, name)[i:3])(1)
+
+
+SHAPE_ARGS = [np.array([2, 3]), jnp.array([2, 3]), np.int64(3), jnp.int32(2), [np.int32(2), 3],
+              (2.0,), 1.0, [[2]], -1, (-1, 1), True, np.array([[2]]),
+              np.array([], int)]  # fmt: skip
+SHAPED = [
+    ("zeros", lambda m, s: m.zeros(s)),
+    ("ones int8", lambda m, s: m.ones(s, np.int8)),
+    ("empty", lambda m, s: m.empty(s)),
+    ("full", lambda m, s: m.full(s, 2)),
+    ("zeros_like shape", lambda m, s: m.zeros_like(np.ones(2), shape=s)),
+]
+
+
+@pytest.mark.parametrize("shape", SHAPE_ARGS, ids=repr)
+@pytest.mark.parametrize(("name", "fn"), SHAPED, ids=[c[0] for c in SHAPED])
+def test_shape_arguments_are_what_jax_takes(name, fn, shape):
+    """jax's testZerosOnes/testSizeAlongAxisTuple/testZerosShapeErrors: a 1-d numpy or
+    jax array is a shape; floats and nested sequences raise jax's TypeError."""
+    try:
+        want = fn(jnp, shape)
+    except Exception as err:  # the oracle refuses: ours refuses with its class
+        with pytest.raises(type(err)):
+            fn(wnp, shape)
+        with pytest.raises(type(err)):
+            wt.trace(lambda: fn(wnp, shape)).trace()
+        return
+    got = fn(wnp, shape)
+    assert (got.shape, got.dtype) == (want.shape, want.dtype)
+    traced = wt.trace(lambda: fn(wnp, shape)).trace().out_avals
+    assert (traced.shape, traced.dtype) == (want.shape, want.dtype)
+
+
+def test_a_traced_shape_names_static_argnums():
+    with pytest.raises(TypeError, match=r"Shapes must be 1D sequences.*\n.*static_argnums"):
+        wt.trace(wnp.zeros)(2)
+
+
+@pytest.mark.parametrize("axis", [None, 0, -1, (0, 2), (), (1, 1), 5, [0, 1], np.int64(1)], ids=str)
+def test_size_along_axes(axis):
+    """jax's testSizeAlongAxisDuplicate: a repeated axis raises ValueError."""
+    x = np.zeros((2, 3, 4))
+    try:
+        want = jnp.size(x, axis)
+    except Exception as err:
+        with pytest.raises(type(err)):
+            wnp.size(x, axis)
+        return
+    assert wnp.size(x, axis) == want

@@ -151,13 +151,20 @@ def axes_arg(axis: Any, ndim: int, fn: str) -> tuple[int, ...]:
 
 
 def shape_arg(shape: Any) -> tuple[int, ...]:
+    """A shape argument: an int, or a sequence or 1-d array of concrete ints."""
+    if isinstance(shape, tuple | list):
+        items = shape
+    elif getattr(shape, "ndim", 0) == 1 and not isinstance(shape, Tracer):
+        items = list(shape)  # a numpy or jax array of dimensions
+    else:
+        items = (shape,)
     try:
-        dims = tuple(
-            operator.index(d) for d in (shape if isinstance(shape, tuple | list) else (shape,))
-        )
+        dims = tuple(operator.index(d) for d in items)
     except TypeError:
         raise InvalidInputError(
-            f"a shape must be an int or a sequence of ints, got {shape!r}"
+            f"Shapes must be 1D sequences of concrete values of integer type, got {shape!r}."
+            "\nIf using `jit`, try using `static_argnums` or applying `jit` to smaller "
+            "subfunctions."
         ) from None
     if any(d < 0 for d in dims):
         raise ShapeError(f"negative dimensions are not allowed, got shape {dims}")

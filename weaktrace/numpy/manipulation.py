@@ -17,6 +17,7 @@ from weaktrace.errors import ConcretizationError, InvalidInputError, ShapeError
 from weaktrace.numpy._core import (
     P,
     Tracer,
+    axes_arg,
     axis_arg,
     broadcast_to,
     context,
@@ -475,7 +476,7 @@ def size(a: Any, axis: int | Sequence[int] | None = None) -> int:
     s = _shape_of(a)
     if axis is None:
         return math.prod(s)
-    return math.prod(s[axis_arg(ax, len(s), "size")] for ax in _index_tuple(axis))
+    return math.prod(s[ax] for ax in axes_arg(list(_index_tuple(axis)), len(s), "size"))
 
 
 @export
