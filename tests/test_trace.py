@@ -141,7 +141,7 @@ BAD = [
     ("int beyond int64", lambda: wt.trace(lambda x: x + 2**70).trace(np.ones(2, np.float32)), OverflowError, "does not fit int32"),
     ("int beyond uint64 arg", lambda: wt.trace(lambda x: x).trace(2**65), OverflowError, "does not fit"),
     ("two -1 in reshape", lambda: wt.trace(lambda x: x.reshape(2, -1, -1)).trace(np.ones(4)), wt.ShapeError, "only one dimension"),
-    ("empty concatenate", lambda: wt.trace(lambda x: wnp.concatenate([])).trace(1.0), wt.InvalidInputError, "non-empty"),
+    ("empty concatenate", lambda: wt.trace(lambda x: wnp.concatenate([])).trace(1.0), wt.InvalidInputError, "at least one array"),
     ("stack of different shapes", lambda: wt.trace(lambda x, y: wnp.stack([x, y])).trace(np.ones(2), np.ones(3)), wt.ShapeError, "same shape"),
     ("float index", lambda: wt.trace(lambda x: x[1.5]).trace(np.ones(3)), IndexError, "valid indices"),
     ("two ellipses", lambda: wt.trace(lambda x: x[..., ...]).trace(np.ones(3)), IndexError, "single ellipsis"),
