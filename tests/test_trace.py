@@ -150,7 +150,7 @@ BAD = [
     ("astype to str", lambda: wt.trace(lambda x: x.astype("S3")).trace(np.ones(2)), TypeError, "not a valid JAX array type"),
     ("negative shape", lambda: wt.trace(lambda x: wnp.full((2, -1), x)).trace(1.0), wt.ShapeError, "negative dimensions"),
     ("matmul of scalars", lambda: wt.trace(lambda x: x @ x).trace(1.0), wt.ShapeError, "ndim at least 1"),
-    ("where with one argument", lambda: wt.trace(lambda x: wnp.where(x)).trace(np.ones(2)), wt.InvalidInputError, "data-dependent"),
+    ("where with one argument", lambda: wt.trace(lambda x: wnp.where(x)).trace(np.ones(2)), wt.ConcretizationError, "size="),
     ("complex clip", lambda: wt.trace(lambda x: wnp.clip(x, 0, 1)).trace(np.ones(2, np.complex64)), wt.OperandValueError, "no order"),
     ("bad policy option", lambda: wt.policy("jax", strict="yes"), wt.PolicyError, "True, False or None"),
     ("device as a string", lambda: wt.trace(lambda x: x, device="cpu"), wt.InvalidInputError, "jax.Device"),

@@ -122,7 +122,9 @@ def concatenate(arrays: Sequence[Any], axis: int | None = 0, dtype: Any = None) 
     if not isinstance(arrays, list | tuple):  # one array: its slices along axis 0
         return _concatenate_array(b, arrays, axis, dtype)
     if not arrays:
-        raise InvalidInputError("Need at least one array to concatenate.")
+        raise InvalidInputError(
+            "Need at least one array to concatenate. Got an empty sequence: pass one or more arrays."
+        )
     ops = operands(b, arrays)
     # Promoted before axis=None flattens them: a Python int constant then meets its
     # dtype as the constant it is (2**64 next to a float array), as numpy converts it.
@@ -152,7 +154,9 @@ def _unstackable(b: Context, arrays: Any, fn: str) -> Tracer:
         )
     x = operand(arrays, b)
     if x.aval.ndim == 0 or x.aval.shape[0] == 0:
-        raise InvalidInputError(f"Need at least one array to {fn}.")
+        raise InvalidInputError(
+            f"Need at least one array to {fn}. Got an array with no slices along axis 0."
+        )
     return x
 
 
@@ -183,7 +187,9 @@ def stack(arrays: Sequence[Any], axis: int = 0, dtype: Any = None) -> Any:
         x = moveaxis(x, 0, ax)
         return x if dtype is None else convert(b, x, b.policy.user_dtype(dtype), False)
     if not arrays:
-        raise InvalidInputError("Need at least one array to stack.")
+        raise InvalidInputError(
+            "Need at least one array to stack. Got an empty sequence: pass one or more arrays."
+        )
     ops = operands(b, arrays)
     shapes = {o.aval.shape for o in ops}
     if len(shapes) != 1:
