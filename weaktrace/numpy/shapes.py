@@ -123,7 +123,8 @@ def concatenate(arrays: Sequence[Any], axis: int | None = 0, dtype: Any = None) 
         return _concatenate_array(b, arrays, axis, dtype)
     if not arrays:
         raise InvalidInputError(
-            "Need at least one array to concatenate. Got an empty sequence: pass one or more arrays."
+            "Need at least one array to concatenate. Got an empty sequence: pass one or more "
+            "arrays."
         )
     ops = operands(b, arrays)
     # Promoted before axis=None flattens them: a Python int constant then meets its
