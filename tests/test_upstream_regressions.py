@@ -369,3 +369,59 @@ def test_size_along_axes(axis):
             wnp.size(x, axis)
         return
     assert wnp.size(x, axis) == want
+
+
+def _index_arrays(shape, seed):
+    """Index arrays of ranks 0, 1, 2 for each dimension, a few out of bounds (jax's
+    testRavelMultiIndex draws them so)."""
+    rng = np.random.default_rng(seed)
+    return tuple(rng.integers(-1, d + 1, (3,) * k) for k, d in enumerate(shape))
+
+
+def _outcome(fn):
+    try:
+        return np.asarray(fn())
+    except Exception as err:  # the outcome may be an error: compared by class
+        return err
+
+
+def _same_outcome(got, want):
+    if isinstance(want, Exception):
+        assert isinstance(got, type(want)), (got, want)
+    else:
+        assert not isinstance(got, Exception), got
+        np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("mode", ["raise", "wrap", "clip"])
+@pytest.mark.parametrize("order", ["C", "F"])
+@pytest.mark.parametrize("shape", [(2, 3, 4), (3, 1), (5,)], ids=str)
+def test_ravel_multi_index_with_constant_and_traced_indices(shape, order, mode):
+    """jax's testRavelMultiIndex: numpy-scalar constants among the indices made
+    mode='raise' compare None with 0; traced mode='raise' names wrap/clip as jax does."""
+    kw = {"mode": mode, "order": order}
+    for seed in range(3):
+        idx = _index_arrays(shape, seed)
+        want = _outcome(lambda i=idx: jnp.ravel_multi_index(i, shape, **kw))
+        got = _outcome(lambda i=idx: wt.trace(lambda: wnp.ravel_multi_index(i, shape, **kw))())
+        _same_outcome(got, want)
+    fn = lambda *i: wnp.ravel_multi_index(i, shape, mode=mode, order=order)  # noqa: E731
+    if mode == "raise":
+        with pytest.raises(jax.errors.ConcretizationTypeError, match="mode='wrap' or mode='clip'"):
+            wt.trace(fn)(*idx)
+    else:
+        check(fn, lambda *i: jnp.ravel_multi_index(i, shape, mode=mode, order=order), *idx)
+
+
+@pytest.mark.parametrize("mode", ["raise", "wrap", "clip"])
+def test_choose_with_constant_and_traced_indices(mode):
+    """jax's testChoose: a constant index (numpy scalar) with mode='raise'."""
+    choices = [np.arange(3.0), np.full(3, 7.0), np.zeros(3)]
+    for a in [np.int32(1), np.int32(5), np.array([0, 2, 1]), np.array([3, -1, 0])]:
+        want = _outcome(lambda a=a: jnp.choose(a, choices, mode=mode))
+        traced = _outcome(lambda a=a: wt.trace(lambda: wnp.choose(a, choices, mode=mode))())
+        _same_outcome(traced, want)
+        _same_outcome(_outcome(lambda a=a: wnp.choose(a, choices, mode=mode)), want)
+    if mode == "raise":
+        with pytest.raises(jax.errors.ConcretizationTypeError, match="mode='wrap' or mode='clip'"):
+            wt.trace(lambda i: wnp.choose(i, choices, mode=mode))(np.array([0, 1, 2]))

@@ -96,6 +96,12 @@ class Context:
     def checks_int(self, x: Tracer, dtype: Any) -> None:
         """Note that the Python int behind `x` must fit `dtype` (NumPy's value check)."""
 
+    def known(self, x: Tracer) -> Any:
+        """The value behind `x` if it is known while tracing (a literal, a constant the
+        trace captured, any eager value), else None: what jax sees as concrete."""
+        v = x.atom
+        return v.value if v.__class__ is Literal else None
+
     def forget(self, mark: int) -> None:
         """Drop promotions recorded after `mark` (a traced body that is thrown away)."""
 
@@ -174,6 +180,15 @@ class Builder(Context):
         self.equations.append(Equation(prim, atoms, params, outs, user_source()))
         return [Tracer(v.aval, v, self) for v in outs]
 
+    def known(self, x: Tracer) -> Any:
+        v = x.atom
+        if v.__class__ is Literal:
+            return v.value
+        for var, value in zip(self.constvars, self.consts, strict=True):
+            if var is v:
+                return value
+        return None
+
     def const(self, value: Any, aval: AbstractValue) -> Tracer:
         """A non-scalar constant captured by the trace (bound when the program runs)."""
         var = self._const_ids.get(id(value))
@@ -249,6 +264,9 @@ class Eager(Context):
 
     def const(self, value: Any, aval: AbstractValue) -> Tracer:
         return Tracer(aval, typed(value, aval[1]), self)  # a 64-bit numpy value keeps its dtype
+
+    def known(self, x: Tracer) -> Any:
+        return x.concrete()
 
 
 _CURRENT: contextvars.ContextVar[Builder | None] = contextvars.ContextVar(

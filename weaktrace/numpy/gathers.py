@@ -17,7 +17,6 @@ import numpy as np
 
 from weaktrace.core.primitives import GatherDims
 from weaktrace.core.primitives_scatter import gather_fill_p
-from weaktrace.core.promotion import is_literal
 from weaktrace.dtypes.registry import by_name
 from weaktrace.errors import ConcretizationError, EmptyAxisGatherError, ShapeError
 from weaktrace.numpy import indexed_update as U
@@ -34,7 +33,6 @@ from weaktrace.numpy._core import (
     lit,
     operand,
     operands,
-    python_literal,
     result_shape,
     to_bool,
 )
@@ -48,16 +46,15 @@ def _ravel(x: Tracer) -> Tracer:
     return reshape(x, (-1,))
 
 
-def _concrete(x: Any, what: str) -> np.ndarray:
+def _concrete(x: Any, what: str, hint: str = "Compute it outside the traced function.") -> Any:
     if x.__class__ is Tracer:
-        if is_literal(x):
-            return np.asarray(python_literal(x))
-        if not x.ctx.eager:
+        value = x.ctx.known(x)  # a constant, or an eager value: concrete as in jax
+        if value is None:
             raise ConcretizationError(
                 f"{what} needs a concrete value, got a tracer {x.aval}: its value is not "
-                "known while tracing (compute it outside the traced function)"
+                f"known while tracing. {hint}"
             )
-        return np.asarray(x.concrete())
+        return np.asarray(value)
     return np.asarray(x)
 
 
@@ -262,7 +259,12 @@ def choose(a: Any, choices: Any, out: None = None, mode: str = "raise") -> Any:
         raise ShapeError("`a` array must be integer typed")
     n = len(chs)
     if mode == "raise":
-        vals = _concrete(x, "jnp.choose with mode='raise' (use mode='wrap' or 'clip')")
+        vals = _concrete(
+            x,
+            "jnp.choose with mode='raise'",
+            "The error occurred because jnp.choose was jit-compiled with mode='raise'. Use "
+            "mode='wrap' or mode='clip' instead.",
+        )
         if np.any((vals < 0) | (vals >= n)):
             raise ShapeError("invalid entry in choice array")
     elif mode == "wrap":

@@ -313,7 +313,12 @@ def ravel_multi_index(multi_index: Sequence[Any], dims: Sequence[int], mode: str
                          f"flattened index for dims={dims}.")  # fmt: skip
     for i in idx:
         if mode == "raise":
-            _concrete(i, "ravel_multi_index with mode='raise' (use 'wrap' or 'clip')")
+            _concrete(
+                i,
+                "ravel_multi_index with mode='raise'",
+                "The error occurred because ravel_multi_index was jit-compiled with "
+                "mode='raise'. Use mode='wrap' or mode='clip' instead.",
+            )
         if i.aval.dtype.kind not in "iu":
             raise TypeError("only int indices permitted")
     from weaktrace.numpy.ufuncs import add, clip, multiply, remainder
