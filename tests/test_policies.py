@@ -438,3 +438,33 @@ def test_an_array_of_a_python_scalar_is_strong_under_numpy_and_torch(scalar, mak
         jx = getattr(jnp, make)(scalar)
         got = wt.trace(lambda: wmake(scalar)).trace().out_avals
         assert (got.dtype, got.weak_type) == (jx.dtype, jx.weak_type)
+
+
+@pytest.mark.parametrize("name", ["int8", "uint8", "int16", "int32"])
+@pytest.mark.parametrize("value", [1000, -300, 2**20])
+def test_torch_pow_checks_its_exponent_scalar_and_wraps_its_base(name, value):
+    """torch.pow(1000, int8_tensor) wraps the Python base; int8_tensor ** 1000 checks the
+    exponent ("value cannot be converted"). The full torch sweep found the base raising
+    here, traced with the int as a dynamic argument and as a constant."""
+    t = np.array([1, 2], name)
+    pol = wt.policy("torch")
+    for args in [(value, t), (t, value)]:
+        targs = [torch.from_numpy(a) if isinstance(a, np.ndarray) else a for a in args]
+        try:
+            want = torch.pow(*targs).numpy()
+        except RuntimeError:  # overflow, or a negative integer power: ours raises too
+            want = None
+        calls = [
+            lambda a=args: wt.trace(lambda p, q: wnp.power(p, q), policy=pol)(*a),
+            lambda a=args: wt.trace(lambda: wnp.power(*a), policy=pol)(),
+        ]
+        for call in calls:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", wt.WeakLiteralOverflowWarning)
+                if want is None:
+                    with pytest.raises(wt.errors.WeaktraceError):
+                        call()
+                else:
+                    got = np.asarray(call())
+                    assert got.dtype == want.dtype
+                    np.testing.assert_array_equal(got, want)

@@ -84,15 +84,13 @@ def promote(ctx: Context, op: str, ops: list[Tracer], target: str | None = None)
         if len(ops) == 2 and ops[1].aval[1:] == first[1:] and first[1] is not _BOOL:
             return ops  # one dtype and weak flag: nothing to join
     dt, weak = pol.promote(op, [o.aval for o in ops], target)
-    overflow = None  # asked of the policy only when an operand converts
     out = []
-    for o in ops:
+    for i, o in enumerate(ops):
         av = o.aval
         if av[1] is dt and av[2] == weak:  # already there (convert's own first test)
             out.append(o)
             continue
-        if overflow is None:
-            overflow = pol.overflow(op)
+        overflow = pol.overflow(op, i)  # asked only when an operand converts
         if dt is _BOOL and av[1].kind == "c":  # a cast to bool: both parts count
             c = convert(ctx, _complex_truth(ctx, o), dt, weak, overflow)
         elif av[1] is _BOOL and dt.kind in "fc" and pol.ieee_exact_lowering:

@@ -162,10 +162,10 @@ class Policy:
         others weak and of the default dtype of their kind."""
         return self.defaults[_PY_KIND[cls]], cls is not bool
 
-    def overflow(self, op: str) -> str:
-        """What operation `op` does with a Python int that does not fit the integer
-        dtype it meets: "wrap" or "raise" (NumPy's ufuncs raise, its other functions
-        such as where and concatenate cast and wrap)."""
+    def overflow(self, op: str, position: int = 0) -> str:
+        """What operation `op` does with a Python int (its operand number `position`)
+        that does not fit the integer dtype it meets: "wrap" or "raise" (NumPy's ufuncs
+        raise, its other functions such as where and concatenate cast and wrap)."""
         return self.literal_overflow
 
     def int_range(self, dt: DType) -> tuple[int, int]:

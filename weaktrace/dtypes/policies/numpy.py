@@ -47,7 +47,7 @@ class NumpyPolicy(Policy):
     def __init__(self) -> None:
         self._cache: dict[tuple[Any, ...], tuple[DType, bool]] = {}
 
-    def overflow(self, op: str) -> str:
+    def overflow(self, op: str, position: int = 0) -> str:
         ufunc = getattr(np, _UFUNC_ALIASES.get(op, op), None)
         return "raise" if isinstance(ufunc, np.ufunc) or op in _UFUNC_BASED else "wrap"
 

@@ -41,7 +41,7 @@ _TORCH_NAMES = {  # torch's own spelling, for its error messages
     "float8_e8m0fnu": "Float8_e8m0fnu", "uint1": "UInt1", "uint2": "UInt2", "uint4": "UInt4",
     "int1": "Int1", "int2": "Int2", "int4": "Int4",
 }  # fmt: skip
-_CHECKED_SCALAR_OPS = {"where", "power"}
+_CHECKED_SCALAR_OPS = {"where"}
 # Operations PyTorch has no kernel for, by (jax.numpy name, operand kind).
 _UNSUPPORTED = {
     ("subtract", "b"): "Subtraction, the `-` operator, with a bool tensor is not supported (as "
@@ -135,10 +135,13 @@ class TorchPolicy(Policy):
         self.defaults = {**_TORCH_DEFAULTS, "f": _D(default_float), "c": _D(cplx)}
         self._cache: dict[tuple[Any, ...], tuple[DType, bool]] = {}
 
-    def overflow(self, op: str) -> str:
-        # where and pow take a Python number through a checked c10::Scalar conversion
-        # to the result dtype ("value cannot be converted to type int8_t without
-        # overflow"); the other ops wrap it (int8_tensor + 1000).
+    def overflow(self, op: str, position: int = 0) -> str:
+        # where's operands and pow's exponent take a Python number through a checked
+        # c10::Scalar conversion to the result dtype ("value cannot be converted to type
+        # int8_t without overflow"); the other ops wrap it (int8_tensor + 1000), and so
+        # does pow's base (torch.pow(1000, int8_tensor)).
+        if op == "power":
+            return "raise" if position == 1 else "wrap"
         return "raise" if op in _CHECKED_SCALAR_OPS else "wrap"
 
     def check_python_int(self, value: int) -> None:
