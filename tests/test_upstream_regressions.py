@@ -425,3 +425,45 @@ def test_choose_with_constant_and_traced_indices(mode):
     if mode == "raise":
         with pytest.raises(jax.errors.ConcretizationTypeError, match="mode='wrap' or mode='clip'"):
             wt.trace(lambda i: wnp.choose(i, choices, mode=mode))(np.array([0, 1, 2]))
+
+
+class _ArrayLike:
+    """An object that converts itself with __array__ (jax's testArrayMethod)."""
+
+    dtype = np.dtype("float32")
+
+    def __array__(self, dtype=None, copy=None):
+        return np.array(3.0, dtype=dtype)
+
+
+def _array_inputs():
+    import array as pyarray
+
+    return [[], [[], []], ((),), bytearray(b"*\xf3"), memoryview(b"ab"),
+            pyarray.array("l", [0, 1, 2]), pyarray.array("d", [0.5]), _ArrayLike(),
+            [0.0, None], [[1, None]]]  # fmt: skip
+
+
+@pytest.mark.parametrize("x64", [False, True])
+@pytest.mark.parametrize("i", range(len(_array_inputs())))
+@pytest.mark.parametrize("fn", ["array", "asarray"])
+def test_array_takes_what_jnp_array_takes(fn, i, x64):
+    """jax's testArrayOutputsArrays/testMemoryView/testAsarrayCopy/testArrayMethod/
+    testArrayNone: empty sequences, buffers and __array__ objects make arrays; None
+    inside a sequence raises ValueError."""
+    a = _array_inputs()[i]
+    with jax.enable_x64(x64):
+        want = _outcome(lambda: getattr(jnp, fn)(a))
+        for got in [_outcome(lambda: getattr(wnp, fn)(a)),
+                    _outcome(lambda: wt.trace(lambda: getattr(wnp, fn)(a))())]:  # fmt: skip
+            _same_outcome(got, want)
+            if not isinstance(want, Exception):
+                assert got.dtype == want.dtype
+
+
+@pytest.mark.parametrize("args", [(1 + 2j, 5 + 3j), (0, 5, 1 + 1j), (1.0 + 0j, 5.0),
+                                  (np.complex64(1),)], ids=str)  # fmt: skip
+def test_arange_refuses_complex_bounds(args):
+    err = _error_of(jnp.arange, *args)
+    with pytest.raises(type(err), match="complex start/stop/step"):
+        wnp.arange(*args)

@@ -3,6 +3,7 @@ asarray, array, astype."""
 
 from __future__ import annotations
 
+import array as _pyarray
 import builtins
 import operator
 from collections.abc import Callable
@@ -131,6 +132,11 @@ def arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None) ->
                 "Mark the argument static (static_argnums) or compute the bound outside."
             )
     bounds = [v for v in (start, stop, step) if v is not None]
+    if builtins.any(np.iscomplexobj(v) for v in bounds):
+        raise InvalidInputError(
+            "Passing complex start/stop/step to jnp.arange is no longer supported "
+            f"(got {bounds}); use real bounds, or linspace for complex values."
+        )
     dt = b.policy.user_dtype(dtype) if dtype is not None else b.policy.arange_dtype(bounds)
     if dt.kind == "b":
         raise OperandTypeError(
@@ -184,20 +190,39 @@ def _array_operand(b: Context, a: Any, dtype: DType | None = None) -> Any:
     not fit (NumPy's), each Python int element goes into an integer `dtype` by itself,
     so its value is checked (np.array([256], 'uint8') raises OverflowError)."""
     if isinstance(a, list | tuple):
-        if not a:
-            raise InvalidInputError("cannot make an array from an empty sequence while tracing")
         if not builtins.any(_has_tracer(v) for v in a):
-            dt = b.policy.values_dtype(_leaves(a))
+            leaves = _leaves(a)
+            if builtins.any(v is None for v in leaves):
+                raise InvalidInputError(
+                    f"None is not a valid value for jnp.array (got {a!r}); use a number, "
+                    "or np.nan for a missing floating-point value."
+                )
+            # no leaves ([], [[], []]): the default float, as jnp.array([]) is float32
+            dt = b.policy.values_dtype(leaves) if leaves else b.policy.scalar(float)[0]
             value = np.asarray(a, dtype=dt.numpy)
             return b.const(value, AbstractValue.make(value.shape, dt, False))
         return stack([_array_operand(b, v, dtype) for v in a])
     if a is None or isinstance(a, str | bytes):
         raise invalid_input(a)
+    if isinstance(a, bytearray | memoryview | _pyarray.array) or _array_like(a):
+        # the buffer protocol, or an object's own __array__ (in the dtype it declares)
+        a = np.asarray(a, dtype=getattr(a, "dtype", None))
     x = operand(a, b)
     raises = b.policy.literal_overflow == "raise"
     if raises and dtype is not None and dtype.kind in "iu" and x.aval[2] and kind(x) == "i":
         return convert(b, x, dtype, False)
     return x
+
+
+def _array_like(a: Any) -> bool:
+    """An object that is not an array or scalar weaktrace takes as it is, but converts
+    itself with ``__array__`` (jnp.array calls it too)."""
+    return (
+        hasattr(a, "__array__")
+        and not hasattr(a, "__jax_array__")
+        and a.__class__ is not Tracer
+        and not isinstance(a, np.ndarray | np.generic | jax.Array | jax.core.Tracer)
+    )
 
 
 def _leaves(a: Any) -> list[Any]:
