@@ -467,3 +467,25 @@ def test_arange_refuses_complex_bounds(args):
     err = _error_of(jnp.arange, *args)
     with pytest.raises(type(err), match="complex start/stop/step"):
         wnp.arange(*args)
+
+
+SEQUENCE_CALLS = [
+    ("array_equal", lambda m: m.array_equal([1, 2], [1, 2])),
+    ("array_equal shapes", lambda m: m.array_equal([1, 2], (1, 2, 3))),
+    ("array_equal scalar", lambda m: m.array_equal(1, [1])),
+    ("array_equal nan", lambda m: m.array_equal([np.nan, 1.0], [np.nan, 1.0], equal_nan=True)),
+    ("array_equiv", lambda m: m.array_equiv([1, 2], [[1, 2], [1, 2]])),
+    ("iscomplexobj", lambda m: m.iscomplexobj([1j])),
+    ("iscomplexobj real", lambda m: m.iscomplexobj([1, 2.0])),
+    ("isrealobj", lambda m: m.isrealobj([np.complex64(1), 2])),
+]
+
+
+@pytest.mark.parametrize(("name", "fn"), SEQUENCE_CALLS, ids=[c[0] for c in SEQUENCE_CALLS])
+def test_functions_that_asarray_take_lists(name, fn):
+    """jax's testArrayEqualExamples/testArrayEquivExamples/testIsComplexObj: these
+    functions asarray their inputs, so lists and tuples are arrays to them."""
+    want = fn(jnp)
+    assert bool(fn(wnp)) == bool(want)
+    if not isinstance(want, bool):
+        assert wt.trace(lambda: fn(wnp)).trace().out_avals.dtype == want.dtype

@@ -332,6 +332,8 @@ def iscomplexobj(x: Any) -> bool:
     if x is None or isinstance(x, bool | int | float | str | np.generic):
         return False
     dt = getattr(x, "dtype", None)
+    if dt is None and isinstance(x, list | tuple):
+        dt = np.result_type(*[np.asarray(v).dtype for v in x]) if x else np.float64
     if dt is None:
         dt = operand(x, context(x)).dtype
     return bool(np.issubdtype(dt, np.complexfloating))

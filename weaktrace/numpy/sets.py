@@ -33,6 +33,7 @@ from weaktrace.numpy._core import (
     result_shape,
     to_bool,
 )
+from weaktrace.numpy._core import N as _N
 from weaktrace.numpy.reductions import all as _all
 from weaktrace.numpy.reductions import any as _any
 from weaktrace.numpy.reductions import sum as _sum
@@ -75,6 +76,11 @@ def _op(x: Any, b: Context) -> Any:
     return operand(x, b)
 
 
+def _seq_op(x: Any, b: Context) -> Any:
+    """An operand that may be a list or tuple (array_equal asarrays its inputs)."""
+    return operand(_N.asarray(x) if isinstance(x, list | tuple) else x, b)
+
+
 def _full(b: Context, value: Any, dt: Any, shape: tuple[int, ...]) -> Any:
     return emit(P.broadcast_in_dim_p, lit(b, value, dt), shape=shape, broadcast_dimensions=())
 
@@ -109,7 +115,7 @@ def isin(element: Any, test_elements: Any, assume_unique: bool = False, invert: 
 def array_equal(a1: Any, a2: Any, equal_nan: bool = False) -> Any:
     """``jax.numpy.array_equal``: same shape and all elements equal."""
     b = context(a1, a2)
-    x, y = _op(a1, b), _op(a2, b)
+    x, y = _seq_op(a1, b), _seq_op(a2, b)
     if x.aval.shape != y.aval.shape:
         return _full(b, False, BOOL, ())
     eq = x == y
@@ -122,7 +128,7 @@ def array_equal(a1: Any, a2: Any, equal_nan: bool = False) -> Any:
 def array_equiv(a1: Any, a2: Any) -> Any:
     """``jax.numpy.array_equiv``: all elements equal after broadcasting."""
     b = context(a1, a2)
-    x, y = _op(a1, b), _op(a2, b)
+    x, y = _seq_op(a1, b), _seq_op(a2, b)
     # jax only catches ValueError around ``equal``; its shape error is a TypeError, so
     # unbroadcastable shapes raise (our ShapeError) rather than give False.
     return _all(x == y)
