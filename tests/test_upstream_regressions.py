@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 
 import jax
 import jax.numpy as jnp
@@ -489,3 +490,32 @@ def test_functions_that_asarray_take_lists(name, fn):
     assert bool(fn(wnp)) == bool(want)
     if not isinstance(want, bool):
         assert wt.trace(lambda: fn(wnp)).trace().out_avals.dtype == want.dtype
+
+
+def _broadcast_bad(m):
+    return m.broadcast_to(m.zeros((3, 4, 5)), (4, 5))
+
+
+MESSAGE_CASES = [
+    ("hypot complex", lambda m: m.hypot(np.ones(2, np.complex64), 1.0)),
+    ("spacing complex", lambda m: m.spacing(np.ones(2, np.complex64))),
+    ("fabs complex", lambda m: m.fabs(np.ones(2, np.complex64))),
+    ("copysign complex", lambda m: m.copysign(np.ones(2, np.complex64), 1.0)),
+    ("clip complex", lambda m: m.clip(np.ones(2, np.complex64), 0, 1)),
+    ("interp complex", lambda m: m.interp(1j, 1j * np.arange(3.0), np.arange(3.0))),
+    ("broadcast_to fewer dims", _broadcast_bad),
+    ("broadcast_to incompatible", lambda m: m.broadcast_to(np.ones((2, 3)), (1, 3))),
+    ("array int beyond int32", lambda m: m.array(2**31)),
+]
+
+
+@pytest.mark.parametrize(("name", "fn"), MESSAGE_CASES, ids=[c[0] for c in MESSAGE_CASES])
+def test_refusals_start_with_jaxs_words(name, fn):
+    """jax's tests match its messages (testHypotComplexInputError, testClipComplexInputError,
+    testBroadcastToInvalidShape, testArrayFromInteger, testArrayUnsupportedDtypeError...):
+    ours raise jax's class, and its first sentence comes first."""
+    err = _error_of(fn, jnp)
+    first = re.split(r"(?<=[.:;(])\s", str(err))[0].rstrip(".:;( ")
+    first = re.sub(r"\s*\(.*", "", first)[:40]
+    with pytest.raises(type(err), match=re.escape(first)):
+        fn(wnp)

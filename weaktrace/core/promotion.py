@@ -186,7 +186,15 @@ def broadcast_to(x: Tracer, shape: tuple[int, ...]) -> Tracer:
     if len(s) > len(shape) or any(
         a not in (1, c) for a, c in zip(s[::-1], shape[::-1], strict=False)
     ):
-        raise ShapeError(f"cannot broadcast shape {s} to {shape}")
+        if len(s) > len(shape):
+            raise ShapeError(
+                f"Cannot broadcast to shape with fewer dimensions: arr_shape={s} "
+                f"shape={shape}; reduce or reshape the array first."
+            )
+        raise ShapeError(
+            f"Incompatible types for broadcasting: input shape={s} and requested shape="
+            f"{shape} (each dimension must match or be 1)."
+        )
     k = len(shape) - len(s)
     keep = tuple(i + k for i, d in enumerate(s) if d == shape[i + k])
     if len(keep) != len(s):  # squeeze the unit dims that grow

@@ -277,8 +277,8 @@ def _is_extended(dt: Any) -> bool:
 def _check_valid(x: Any, dt: Any) -> None:
     if _node_of_numpy(dt) is None and dt not in _EXTRA_VALID and not _is_extended(dt):
         raise InvalidDTypeError(
-            f"Value {x!r} has dtype {dt}, which is not a valid JAX array type: only "
-            "arrays of numeric types are supported. Convert it to a numeric dtype first."
+            f"JAX only supports number, bool, and string dtypes, got dtype {dt}: value "
+            f"{x!r} is not a valid JAX array type. Convert it to a numeric dtype first."
         )
 
 

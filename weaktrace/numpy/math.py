@@ -20,7 +20,7 @@ import numpy as np
 from weaktrace.core import primitives_math as M
 from weaktrace.core import primitives_nn as N
 from weaktrace.dtypes.registry import by_name
-from weaktrace.errors import OperandTypeError
+from weaktrace.errors import OperandTypeError, OperandValueError
 from weaktrace.numpy import ufuncs as U
 from weaktrace.numpy._core import (
     BOOL,
@@ -62,9 +62,18 @@ def _inexact(b: Context, name: str, *args: Any) -> list[Tracer]:
     return promote(b, name, operands(b, args), "inexact")
 
 
+_COMPLEX_REFUSALS = {  # jax's own words, which its tests match
+    "hypot": "jnp.hypot is not well defined for complex-valued inputs. Please convert to "
+    "real values first, such as by using abs(x)",
+    "spacing": "jnp.spacing is not defined for complex inputs.",
+    "fabs": "ufunc 'fabs' does not support complex dtypes",
+}
+
+
 def _no_complex(name: str, x: Tracer, error: type[Exception] = OperandTypeError) -> None:
     if kind(x) == "c":
-        raise error(f"{name} does not accept complex values (as in JAX); got {x.aval[1]}")
+        jax_words = _COMPLEX_REFUSALS.get(name, f"{name} does not support complex-valued inputs")
+        raise error(f"{jax_words} (got {x.aval[1]}).")
 
 
 @export
@@ -161,7 +170,7 @@ def spacing(x: Any, /) -> Any:
     """``jax.numpy.spacing``: the distance to the next float away from zero."""
     b = context(x)
     (arr,) = promote_args(b, "spacing", (x,), "inexact")
-    _no_complex("spacing", arr)
+    _no_complex("spacing", arr, OperandValueError)
     inf = const_like(arr, np.inf)
     if arr.aval[1].name == "float16":
         return U.subtract(emit(M.nextafter_p, arr, inf), arr)
@@ -406,7 +415,7 @@ def hypot(x1: Any, x2: Any, /) -> Any:
     """``jax.numpy.hypot``: sqrt(x1**2 + x2**2) without overflow."""
     b = context(x1, x2)
     x1, x2 = promote_args(b, "hypot", (x1, x2), "inexact")
-    _no_complex("hypot", x1)
+    _no_complex("hypot", x1, OperandValueError)
     x1, x2 = emit(P.abs_p, x1), emit(P.abs_p, x2)
     idx_inf = emit(P.or_p, *promote_shapes("hypot", [isposinf(x1), isposinf(x2)]))
     x1, x2 = U.maximum(x1, x2), U.minimum(x1, x2)

@@ -12,7 +12,7 @@ import numpy as np
 
 from weaktrace.core.primitives_conv import conv_general_dilated_p
 from weaktrace.dtypes.registry import by_name
-from weaktrace.errors import InvalidInputError, OperandTypeError, ShapeError
+from weaktrace.errors import InvalidInputError, OperandTypeError, OperandValueError, ShapeError
 from weaktrace.numpy import ufuncs as U
 from weaktrace.numpy._core import (
     BOOL,
@@ -255,7 +255,7 @@ def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None,
                                     f"'extrapolate', but got: {value!r}")  # fmt: skip
         extrapolate.append(isinstance(value, str))
     if kind(x) == "c":
-        raise OperandTypeError("interp: complex x values not supported.")
+        raise OperandValueError("jnp.interp: complex x values not supported.")
     if period is not None:
         raise NotImplementedError(
             "interp(period=...) sorts xp (lax.sort_key_val), which weaktrace does not have yet"

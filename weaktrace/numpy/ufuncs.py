@@ -671,8 +671,9 @@ def clip(arr: Any = None, /, min: Any = None, max: Any = None) -> Any:
     complex_ = builtins.any(v is not None and kind(operand(v, b)) == "c" for v in (arr, min, max))
     if complex_ and not b.policy.numpy_complex_order:
         raise OperandValueError(
-            "clip received a complex value (as the array or a bound); complex numbers have "
-            "no order and cannot be clipped. Clip the real or imaginary part instead."
+            "Clip received a complex value either through the input or the min/max "
+            "keywords. Complex values have no ordering and cannot be clipped. Clip the real "
+            "or imaginary part instead."
         )
     if b.policy.clip_drops_unreachable_int_bounds and arr is not None:
         a = operand(arr, b)  # NumPy: a Python int bound beyond the array's range is no bound

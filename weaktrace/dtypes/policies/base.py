@@ -308,7 +308,8 @@ def int_bounds(dt: DType) -> tuple[int, int]:
 
 def overflow_error(value: int, dt: DType, x64: bool) -> ArgumentOverflowError:
     return ArgumentOverflowError(
-        f"Python int {value} does not fit {dt}, the dtype Python ints take under this "
+        f"Python int {value} too large to convert to {dt}: it does not fit {dt}, the dtype "
+        "Python ints take under this "
         f"policy{'' if x64 else ' (x64 is off)'}; JAX raises OverflowError here too. Use a "
         "float, an explicitly typed numpy scalar, or enable x64."
     )
