@@ -468,3 +468,16 @@ def test_torch_pow_checks_its_exponent_scalar_and_wraps_its_base(name, value):
                     got = np.asarray(call())
                     assert got.dtype == want.dtype
                     np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("base", [1j, 1 + 1j, 0.5j, np.complex64(1j)], ids=repr)
+@pytest.mark.parametrize("exponent", [3, 99, 100, -100, 150, 2**40, 2**64])
+def test_numpy_complex_power_by_a_large_python_int(base, exponent):
+    """NumPy's complex power multiplies out only exponents below 100; larger ones take the
+    general complex power (1j ** 2**64 is not 1 there). The full NumPy sweep found it."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = np.power(base, exponent)
+        got = wt.trace(lambda a: wnp.power(a, exponent), policy="numpy")(base)
+    assert np.asarray(got).dtype == np.asarray(want).dtype
+    np.testing.assert_allclose(np.asarray(got), want, rtol=1e-5 if want.dtype == "c8" else 1e-12)

@@ -61,10 +61,13 @@ _NEGATIVE_POWER = "Integers to negative integer powers are not allowed (exponent
 def float_exponent(b: Context, x: Tracer, y: int) -> Tracer | None:
     """NumPy's ``float_array ** python_int``: the int becomes x's float dtype first, so
     an int that dtype cannot hold exactly (2**64 - 1 in float64 is 2**64, an even power)
-    gives another answer than the exact integer power. That float exponent, or None
+    gives another answer than the exact integer power; a complex base takes the general
+    complex power for exponents of 100 and more. That float exponent, or None
     where the integer power is the same answer."""
     if x.aval.dt.kind not in "fc":
         return None
     as_float = lit(b, float(y), x.aval.dt)
+    if x.aval.dt.kind == "c" and not -100 < y < 100:
+        return as_float  # NumPy's complex power multiplies out only |n| < 100 (npy_cpow)
     v = np.real(as_float.atom.value)
     return None if np.isfinite(v) and int(v) == y else as_float
