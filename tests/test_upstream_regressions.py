@@ -519,3 +519,31 @@ def test_refusals_start_with_jaxs_words(name, fn):
     first = re.sub(r"\s*\(.*", "", first)[:40]
     with pytest.raises(type(err), match=re.escape(first)):
         fn(wnp)
+
+
+@pytest.mark.parametrize("x64", [False, True])
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32", "float64"])
+def test_frexp_and_ldexp_differentiate_as_jax(dtype, x64):
+    """jax's testGradFrexp/testGradLdexp: frexp's mantissa has derivative 2**-e (jax's
+    custom JVP) and ldexp's is 2**n; ours were zero (bit operations), a silent wrong
+    gradient. Values of both stay bit-identical to jax's, subnormals included."""
+    import ml_dtypes
+
+    if dtype == "float64" and not x64:
+        pytest.skip("float64 needs x64")
+    dt = np.dtype(getattr(ml_dtypes, dtype, None) or dtype)
+    info = ml_dtypes.finfo(dt)
+    edges = [0, -0.0, 1, 0.3, 1e3, info.tiny, info.smallest_subnormal, info.max, np.inf, np.nan]
+    rng = np.random.default_rng(0)
+    with jax.enable_x64(x64):
+        vals = np.concatenate([np.array(edges, dt), (rng.standard_normal(20) * 50).astype(dt)])
+        for n in [-3, 0, 4, 200]:
+            check(lambda v, n=n: wnp.ldexp(v, n), lambda v, n=n: jnp.ldexp(v, n), vals)
+        check(wnp.frexp, jnp.frexp, vals)
+        xs = (rng.uniform(0.1, 100, 12) * rng.choice([-1, 1], 12)).astype(dt)
+        tol = 1e-2 if dt.itemsize == 2 else 1e-6  # jax's JVP uses exp2, ours exact powers
+        for fn in [lambda m, v: m.frexp(v)[0], lambda m, v: m.ldexp(v, 3)]:
+            want = jax.grad(lambda v, fn=fn: fn(jnp, v).astype(jnp.float32).sum())(xs)
+            got = jax.grad(lambda v, fn=fn: fn(wnp, v).astype(jnp.float32).sum())(xs)
+            np.testing.assert_allclose(np.asarray(got, np.float32), np.asarray(want, np.float32),
+                                       rtol=tol)  # fmt: skip

@@ -203,7 +203,24 @@ def _frexp(b: Context, x: Tracer) -> tuple[Tracer, Tracer]:
     x1 = emit(M.bitcast_convert_type_p, x1, new_dtype=x.aval[1])
     cond = U.logical_or(U.logical_or(U.isinf(x), U.isnan(x)), U.equal(x, 0))
     x2 = where(cond, full_like_value(x2, 0), x2)
-    return where(cond, x, x1), convert(b, x2, by_name("int32"), False)
+    # A normal x's mantissa is also x * 2**-e, scaled in two exact power-of-two steps:
+    # the same value as the bits, with the derivative jax's custom JVP gives it
+    # (t * 2**-e) where the bits alone give zero. Subnormals keep the bits (XLA on CPU
+    # flushes them in products).
+    k = U.negative(x2)
+    half = U.right_shift(k, 1)
+    scaled = U.multiply(x, _pow2(half, x, nmant, bias))
+    scaled = U.multiply(scaled, _pow2(U.subtract(k, half), x, nmant, bias))
+    normal = U.greater_equal(emit(P.abs_p, x), lit(b, info.tiny, x.aval[1]))
+    m = where(cond, x, where(normal, scaled, x1))
+    return m, convert(b, x2, by_name("int32"), False)
+
+
+def _pow2(k: Tracer, x: Tracer, nmant: int, bias: int) -> Tracer:
+    """2.0 ** k in x's float dtype, built from its exponent bits (exact; k in the
+    normal range)."""
+    bits = U.left_shift(U.add(k, bias), nmant)
+    return emit(M.bitcast_convert_type_p, bits, new_dtype=x.aval[1])
 
 
 @export
