@@ -547,3 +547,22 @@ def test_frexp_and_ldexp_differentiate_as_jax(dtype, x64):
             got = jax.grad(lambda v, fn=fn: fn(wnp, v).astype(jnp.float32).sum())(xs)
             np.testing.assert_allclose(np.asarray(got, np.float32), np.asarray(want, np.float32),
                                        rtol=tol)  # fmt: skip
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32"])
+def test_sinc_derivatives_at_zero_are_jaxs(dtype):
+    """jax's testSincAtZero: sinc's derivatives at 0 come from its Maclaurin series (jax's
+    custom JVP); ours gave 0 for the second derivative (-pi**2 / 3 in jax)."""
+    fns = {"jax": [jnp.sinc], "ours": [wnp.sinc]}
+    for chain in fns.values():
+        for _ in range(4):
+            chain.append(jax.grad(chain[-1]))
+    xs = np.array([0.0, 0.5, -1.25], dtype)
+    tol = 1e-2 if dtype == "float16" else 1e-5
+    for want, got in zip(fns["jax"], fns["ours"], strict=True):
+        np.testing.assert_allclose(
+            np.asarray(jax.jit(jax.vmap(got))(xs), np.float32),
+            np.asarray(jax.jit(jax.vmap(want))(xs), np.float32),
+            rtol=tol,
+            atol=tol,
+        )
