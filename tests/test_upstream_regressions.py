@@ -566,3 +566,18 @@ def test_sinc_derivatives_at_zero_are_jaxs(dtype):
             rtol=tol,
             atol=tol,
         )
+
+
+RESHAPES = [(6, 4), (4, 6), (-1,), (24,), (2, -1, 3), (1, 24, 1), (2, 3, 4)]
+
+
+@pytest.mark.parametrize("order", ["C", "F", "A", "K", "Q"])
+def test_reshape_and_ravel_orders(order):
+    """jax's testReshape/testRavel: order="F" is column-major; ours refused it in reshape
+    and ignored it in ravel (a silent C-order answer). "A"/"K" raise as in jax."""
+    x = np.arange(24.0).reshape(2, 3, 4)
+    for shape in RESHAPES:
+        check(lambda a, s=shape: wnp.reshape(a, s, order=order),
+              lambda a, s=shape: jnp.reshape(a, s, order=order), x)  # fmt: skip
+    check(lambda a: wnp.ravel(a, order=order), lambda a: jnp.ravel(a, order=order), x)
+    check(lambda a: a.ravel(order=order), lambda a: a.ravel(order=order), x)

@@ -40,8 +40,10 @@ from weaktrace.numpy.shapes import expand_dims, stack
 
 
 @export
-def full(shape: Any, fill_value: Any, dtype: Any = None) -> Any:
-    """``jax.numpy.full``: weak when no dtype is given and the fill is weak."""
+def full(shape: Any, fill_value: Any, dtype: Any = None, *, device: Any = None,
+         out_sharding: Any = None) -> Any:  # fmt: skip
+    """``jax.numpy.full``: weak when no dtype is given and the fill is weak (`device` and
+    `out_sharding` are accepted; placement is left to jax)."""
     b = context(fill_value)
     dims = shape_arg(shape)
     if dtype is not None and fill_value.__class__ is int:
@@ -60,13 +62,13 @@ def full(shape: Any, fill_value: Any, dtype: Any = None) -> Any:
 
 
 @export
-def zeros(shape: Any, dtype: Any = None) -> Any:
+def zeros(shape: Any, dtype: Any = None, *, device: Any = None, out_sharding: Any = None) -> Any:
     """``jax.numpy.zeros`` (default float dtype)."""
     return _filled(shape, 0, dtype, "zeros")
 
 
 @export
-def ones(shape: Any, dtype: Any = None) -> Any:
+def ones(shape: Any, dtype: Any = None, *, device: Any = None, out_sharding: Any = None) -> Any:
     """``jax.numpy.ones`` (default float dtype)."""
     return _filled(shape, 1, dtype, "ones")
 
@@ -78,7 +80,8 @@ def _filled(shape: Any, value: int, dtype: Any, name: str) -> Any:
 
 
 def _like(name: str, value: Any) -> Callable[..., Any]:
-    def fn(a: Any, dtype: Any = None, shape: Any = None) -> Any:
+    def fn(a: Any, dtype: Any = None, shape: Any = None, *, device: Any = None,
+           out_sharding: Any = None) -> Any:  # fmt: skip
         b = context(a)
         x = operand(a, b)
         dt = x.aval.dt if dtype is None else b.policy.user_dtype(dtype)
@@ -95,7 +98,8 @@ ones_like = _like("ones_like", 1)
 
 
 @export
-def full_like(a: Any, fill_value: Any, dtype: Any = None, shape: Any = None) -> Any:
+def full_like(a: Any, fill_value: Any, dtype: Any = None, shape: Any = None, *,
+              device: Any = None, out_sharding: Any = None) -> Any:  # fmt: skip
     """``jax.numpy.full_like``: the fill takes a's dtype (and weak flag, with no dtype)."""
     b = context(a, fill_value)
     x, fill = operand(a, b), operand(fill_value, b)
@@ -122,7 +126,8 @@ def _check_complex_fill(fill: Tracer, dt: DType) -> None:
 
 
 @export
-def arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None) -> Any:
+def arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None, *,
+           device: Any = None, out_sharding: Any = None) -> Any:  # fmt: skip
     """``jax.numpy.arange`` with concrete bounds (a constant, or iota for 0..n)."""
     b = context()
     for v in (start, stop, step):
@@ -152,7 +157,13 @@ def arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None) ->
 
 @export
 def asarray(
-    a: Any, dtype: Any = None, order: str | None = None, *, copy: bool | None = None
+    a: Any,
+    dtype: Any = None,
+    order: str | None = None,
+    *,
+    copy: bool | None = None,
+    device: Any = None,
+    out_sharding: Any = None,
 ) -> Any:
     """``jax.numpy.asarray``: Python scalars stay weak; sequences are stacked."""
     b = context()
@@ -177,7 +188,7 @@ def asarray(
 
 @export
 def array(object: Any, dtype: Any = None, copy: bool = True, order: str | None = "K",
-          ndmin: int = 0) -> Any:  # fmt: skip
+          ndmin: int = 0, *, device: Any = None, out_sharding: Any = None) -> Any:  # fmt: skip
     """``jax.numpy.array`` (see asarray)."""
     out = asarray(object, dtype=dtype)
     while out.aval.ndim < ndmin:

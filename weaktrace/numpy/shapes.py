@@ -28,12 +28,15 @@ from weaktrace.numpy._lax import moveaxis
 
 
 @export
-def reshape(a: Any, shape: Any = None, order: str = "C", *, newshape: Any = None) -> Any:
+def reshape(a: Any, shape: Any = None, order: str = "C", *, newshape: Any = None,
+            copy: bool | None = None, out_sharding: Any = None) -> Any:  # fmt: skip
     """``jax.numpy.reshape`` (one dimension may be -1)."""
     shape = newshape if shape is None else shape
     b = context(a)
-    if order != "C":
-        raise NotImplementedError("reshape(order=...) other than 'C' is not supported")
+    if order == "A":
+        raise NotImplementedError("np.reshape order=A is not implemented.")
+    if order not in ("C", "F"):
+        raise InvalidInputError(f"Unexpected value for 'order' argument: {order}.")
     a = operand(a, b)
     dims = [operator.index(d) for d in (shape if isinstance(shape, tuple | list) else (shape,))]
     if dims.count(-1) > 1:
@@ -49,14 +52,20 @@ def reshape(a: Any, shape: Any = None, order: str = "C", *, newshape: Any = None
             )
         dims[dims.index(-1)] = a.aval.size // known
     new = tuple(dims)
+    if order == "F":  # column-major: reverse the axes, reshape in C order, reverse back
+        rev = transpose(a, tuple(range(a.aval.ndim))[::-1])
+        flat = emit(P.reshape_p, rev, new_sizes=new[::-1]) if new[::-1] != rev.aval.shape else rev
+        return transpose(flat, tuple(range(len(new)))[::-1])
     return a if new == a.aval.shape else emit(P.reshape_p, a, new_sizes=new)
 
 
 @export
-def ravel(a: Any, order: str = "C") -> Any:
-    """``jax.numpy.ravel``."""
+def ravel(a: Any, order: str = "C", *, out_sharding: Any = None) -> Any:
+    """``jax.numpy.ravel`` (order "C" or "F")."""
+    if order == "K":
+        raise NotImplementedError("Ravel not implemented for order='K'.")
     b = context(a)
-    return reshape(operand(a, b), (-1,))
+    return reshape(operand(a, b), (-1,), order)
 
 
 @export
