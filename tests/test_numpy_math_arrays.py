@@ -144,8 +144,3 @@ CALLS = [
 def test_calls(label, f):
     x = values("float32", (2, 4), seed=5, special=False)
     check(lambda a: f(wnp, a), lambda a: f(jnp, a), x, context=label)
-
-
-def test_interp_period_is_not_supported_yet():
-    with pytest.raises(NotImplementedError):
-        wnp.interp(np.ones(3), XP, XP, period=2.0)

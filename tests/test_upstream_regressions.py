@@ -581,3 +581,21 @@ def test_reshape_and_ravel_orders(order):
               lambda a, s=shape: jnp.reshape(a, s, order=order), x)  # fmt: skip
     check(lambda a: wnp.ravel(a, order=order), lambda a: jnp.ravel(a, order=order), x)
     check(lambda a: a.ravel(order=order), lambda a: a.ravel(order=order), x)
+
+
+@pytest.mark.parametrize("period", [0.59, 2 * np.pi, -3.0, np.float32(4)], ids=str)
+@pytest.mark.parametrize("side", [None, 0, "extrapolate"], ids=str)
+def test_interp_with_a_period(period, side):
+    """jax's testInterp: interp(period=...) wraps x and xp into one period and sorts xp
+    (lax.sort_key_val); ours raised NotImplementedError. A traced period too."""
+    rng = np.random.default_rng(0)
+    xp = np.sort(rng.uniform(0, 10, 8)).astype(np.float32)
+    fp, x = np.sin(xp), rng.uniform(-5, 15, 6).astype(np.float32)
+    kw = {"left": side, "right": side, "period": period}
+    check(lambda a, b, c: wnp.interp(a, b, c, **kw), lambda a, b, c: jnp.interp(a, b, c, **kw),
+          x, xp, fp)  # fmt: skip
+    p = np.float32(period)
+    check(lambda a, b, c, q: wnp.interp(a, b, c, period=q),
+          lambda a, b, c, q: jnp.interp(a, b, c, period=q), x, xp, fp, p)  # fmt: skip
+    with pytest.raises(ValueError, match="period must be a scalar"):
+        wnp.interp(0.0, xp, fp, period=np.array([1.0]))

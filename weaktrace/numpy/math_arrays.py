@@ -37,6 +37,7 @@ from weaktrace.numpy._core import (
 from weaktrace.numpy._lax import select, tri
 from weaktrace.numpy.reductions import sum as _sum
 from weaktrace.numpy.shapes import concatenate, reshape
+from weaktrace.numpy.sorting import _sort
 
 _INT32 = by_name("int32")
 
@@ -256,10 +257,15 @@ def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None,
         extrapolate.append(isinstance(value, str))
     if kind(x) == "c":
         raise OperandValueError("jnp.interp: complex x values not supported.")
-    if period is not None:
-        raise NotImplementedError(
-            "interp(period=...) sorts xp (lax.sort_key_val), which weaktrace does not have yet"
-        )
+    if period is not None:  # x and xp wrapped into one period, xp sorted and padded
+        p = operand(period, b)
+        if p.aval.ndim:
+            raise ShapeError(f"period must be a scalar; got {period}")
+        p = U.absolute(p)
+        x, xp = U.remainder(x, p), U.remainder(xp, p)
+        xp, fp = _sort(b, [xp, fp], 0, True, 1)
+        xp = concatenate([U.subtract(xp[-1:], p), xp, U.add(xp[:1], p)])
+        fp = concatenate([fp[-1:], fp, fp[:1]])
     n = xp.aval.shape[0]
     i = U.clip(_searchsorted_right(b, xp, x), 1, n - 1)
     im1 = U.subtract(i, 1)
@@ -277,9 +283,9 @@ def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None,
     epsilon = lit(b, eps, xp.aval[1])
     dx0 = U.less_equal(emit(P.abs_p, dx), epsilon)
     f = U.where(dx0, fp_lo, U.add(fp_lo, U.multiply(U.true_divide(delta, U.where(dx0, 1, dx)), df)))
-    if not extrapolate[0]:
+    if not extrapolate[0] and period is None:
         f = U.where(U.less(x, xp[0]), fp[0] if left is None else left, f)
-    if not extrapolate[1]:
+    if not extrapolate[1] and period is None:
         f = U.where(U.greater(x, xp[-1]), fp[-1] if right is None else right, f)
     return f
 
