@@ -277,9 +277,10 @@ def test_linspace_and_logspace_of_array_bounds_of_different_ranks(start_shape, s
     s = np.arange(math.prod(start_shape), dtype=np.float32).reshape(start_shape)
     t = np.full(stop_shape, 5.0, np.float32)
     nd = len(np.broadcast_shapes(start_shape, stop_shape))
-    axes = range(-nd - 1, nd + 1) if full else (0, -1)
-    for num, endpoint, axis in itertools.product([0, 1, 2, 5], [True, False], axes):
-        if not full and (num + endpoint + axis) % 3:
+    picks = {(0, True, 0), (1, False, -1), (5, True, -1), (2, False, 0)}  # CI's sample
+    for num, endpoint, axis in itertools.product([0, 1, 2, 5], [True, False],
+                                                 range(-nd - 1, nd + 1)):  # fmt: skip
+        if not full and (num, endpoint, axis) not in picks:
             continue
         for name, kw in [("linspace", {"retstep": True}), ("linspace", {}), ("logspace", {})]:
             kw = {**kw, "num": num, "endpoint": endpoint, "axis": axis}
