@@ -600,3 +600,21 @@ def test_interp_with_a_period(period, side):
           lambda a, b, c, q: jnp.interp(a, b, c, period=q), x, xp, fp, p)  # fmt: skip
     with pytest.raises(ValueError, match="period must be a scalar"):
         wnp.interp(0.0, xp, fp, period=np.array([1.0]))
+
+
+ONE_HOT_TAKES = [((5,), (7,), 0), ((3, 4), (3, 6), 1), ((3, 4), (2, 4), 0),
+                 ((2, 3, 4), (2, 3, 5), -1), ((2, 3, 4), (2, 6, 4), 1),
+                 ((2, 0, 3), (2, 2, 3), 1)]  # fmt: skip
+
+
+@pytest.mark.parametrize(("x_shape", "i_shape", "axis"), ONE_HOT_TAKES, ids=str)
+@pytest.mark.parametrize("dtype", ["float32", "int32", "float16", "bool"])
+def test_take_along_axis_one_hot_mode(x_shape, i_shape, axis, dtype):
+    """jax's testTakeAlongAxis: mode="one_hot" contracts a boolean one-hot of the indices
+    with the array; ours raised NotImplementedError."""
+    rng = np.random.default_rng(0)
+    x = (rng.standard_normal(x_shape) * 5).astype(dtype)
+    n = x_shape[axis]
+    i = rng.integers(-n if n else 0, n if n else 1, i_shape).astype(np.int32)
+    check(lambda a, b: wnp.take_along_axis(a, b, axis=axis, mode="one_hot"),
+          lambda a, b: jnp.take_along_axis(a, b, axis=axis, mode="one_hot"), x, i)  # fmt: skip

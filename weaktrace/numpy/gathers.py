@@ -11,6 +11,7 @@ machinery (``weaktrace.numpy.indexed_update``); where jax needs a concrete argum
 from __future__ import annotations
 
 import operator
+import string
 from typing import Any
 
 import numpy as np
@@ -36,6 +37,7 @@ from weaktrace.numpy._core import (
     result_shape,
     to_bool,
 )
+from weaktrace.numpy._core import N as _N
 from weaktrace.numpy._lax import iota, select
 from weaktrace.numpy.shapes import reshape, stack
 
@@ -146,8 +148,6 @@ def take_along_axis(
                          f"{idx.aval.ndim} vs. {rank}")  # fmt: skip
     ax = axis_arg(axis, rank, "take_along_axis")
     m = U.parse_mode(mode)
-    if m == "one_hot":
-        raise NotImplementedError("take_along_axis(mode='one_hot') is not supported")
     n = x.aval.shape[ax]
     arr_shape = tuple(1 if i == ax else s for i, s in enumerate(x.aval.shape))
     out_shape = result_shape("take_along_axis", [idx.aval.shape, arr_shape])
@@ -159,6 +159,8 @@ def take_along_axis(
     if wrap:
         neg = emit(P.lt_p, idx, lit(b, 0, dt))
         idx = select(neg, emit(P.add_p, idx, lit(b, n, dt)), idx)
+    if m == "one_hot":
+        return _take_one_hot(b, x, idx, ax, n)
     cols = []
     for i in range(rank):
         if i == ax:
@@ -170,6 +172,22 @@ def take_along_axis(
     gi = stack(cols, axis=-1)
     dnums = GatherDims((), tuple(range(rank)), tuple(range(rank)))
     return _gather(b, x, gi, dnums, (1,) * rank, m or "fill", fill_value)
+
+
+def _take_one_hot(b: Context, x: Tracer, idx: Tracer, ax: int, n: int) -> Tracer:
+    """take_along_axis(mode="one_hot"), as jax computes it: a boolean one-hot of the
+    indices (out-of-range ones all False) contracted with x in x's dtype."""
+    shape = (*idx.aval.shape, n)
+    wide = emit(P.broadcast_in_dim_p, idx, shape=shape,
+                broadcast_dimensions=tuple(range(idx.aval.ndim)))  # fmt: skip
+    hot = emit(P.eq_p, wide, iota(b, idx.aval[1], shape, len(shape) - 1))
+    kw = {"precision": "highest", "preferred_element_type": x.aval.dtype}
+    if x.aval.ndim == 1:
+        return _N.einsum("...b,b->...", hot, x, **kw)
+    labels = "".join(string.ascii_letters[i] for i in range(ax))
+    if ax > len(string.ascii_letters) - 2:
+        raise ShapeError("One Hot indexing is only supported for up to 50 leading dimensions.")
+    return _N.einsum(f"{labels}y...z,{labels}z...->{labels}y...", hot, x, **kw)
 
 
 def _sparse_indices(b: Context, shape: tuple[int, ...]) -> list[Tracer]:
