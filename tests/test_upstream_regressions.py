@@ -618,3 +618,13 @@ def test_take_along_axis_one_hot_mode(x_shape, i_shape, axis, dtype):
     i = rng.integers(-n if n else 0, n if n else 1, i_shape).astype(np.int32)
     check(lambda a, b: wnp.take_along_axis(a, b, axis=axis, mode="one_hot"),
           lambda a, b: jnp.take_along_axis(a, b, axis=axis, mode="one_hot"), x, i)  # fmt: skip
+
+
+@pytest.mark.parametrize("name", ["ndim", "shape", "size"])
+def test_shape_queries_of_a_list_warn_as_jax(name):
+    """jax's testNdimShapeSizeNonArrayInput: a list is deprecated (DeprecationWarning),
+    and the answer is numpy's."""
+    with pytest.warns(DeprecationWarning, match=f"{name} requires ndarray or scalar"):
+        want = getattr(jnp, name)([1, 2, 3])
+    with pytest.warns(DeprecationWarning, match=f"{name} requires ndarray or scalar"):
+        assert getattr(wnp, name)([1, 2, 3]) == want

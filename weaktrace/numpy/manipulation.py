@@ -7,6 +7,7 @@ import builtins
 import itertools
 import math
 import operator
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -452,28 +453,35 @@ def resize(a: Any, new_shape: Any) -> Any:
     return reshape(slice_in_dim(x, 0, n, 0), shape)
 
 
-def _shape_of(a: Any) -> tuple[int, ...]:
+def _shape_of(a: Any, fn: str) -> tuple[int, ...]:
     if a.__class__ is Tracer:
         return tuple(a.aval.shape)
+    if isinstance(a, list | tuple):  # jax deprecates these (numpy takes them)
+        warnings.warn(
+            f"{fn} requires ndarray or scalar arguments, got {type(a)} at position 0. In a "
+            "future JAX release this will be an error; convert with asarray first.",
+            DeprecationWarning,
+            stacklevel=3,
+        )
     return tuple(np.shape(a))
 
 
 @export
 def ndim(a: Any) -> int:
     """``jax.numpy.ndim`` (a Python int)."""
-    return len(_shape_of(a))
+    return len(_shape_of(a, "ndim"))
 
 
 @export
 def shape(a: Any) -> tuple[int, ...]:
     """``jax.numpy.shape`` (a tuple of Python ints)."""
-    return _shape_of(a)
+    return _shape_of(a, "shape")
 
 
 @export
 def size(a: Any, axis: int | Sequence[int] | None = None) -> int:
     """``jax.numpy.size`` (a Python int): all elements, or those along `axis`."""
-    s = _shape_of(a)
+    s = _shape_of(a, "size")
     if axis is None:
         return math.prod(s)
     return math.prod(s[ax] for ax in axes_arg(list(_index_tuple(axis)), len(s), "size"))
