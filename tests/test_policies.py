@@ -481,3 +481,16 @@ def test_numpy_complex_power_by_a_large_python_int(base, exponent):
         got = wt.trace(lambda a: wnp.power(a, exponent), policy="numpy")(base)
     assert np.asarray(got).dtype == np.asarray(want).dtype
     np.testing.assert_allclose(np.asarray(got), want, rtol=1e-5 if want.dtype == "c8" else 1e-12)
+
+
+@pytest.mark.parametrize("value", [2**64, 2**64 - 1, 2**100, -(2**70)])
+@pytest.mark.parametrize("name", ["float16", "float32", "float64", "complex64"])
+def test_numpy_array_of_a_huge_python_int_with_a_float_dtype(value, name):
+    """np.array(2**64, float32) is a float array; the full NumPy sweep found ours raising
+    an int64 overflow once asarray made Python scalars strong before the dtype applied."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = np.array(value, name)
+        got = wt.trace(lambda x: wnp.array(value, x.dtype), policy="numpy")(np.ones(2, name))
+    assert np.asarray(got).dtype == want.dtype
+    np.testing.assert_array_equal(np.asarray(got), want)

@@ -175,7 +175,8 @@ def asarray(
         return b.const(value, AbstractValue.make(value.shape, dt, False))
     target = b.policy.user_dtype(dtype) if dtype is not None else None
     x = _array_operand(b, a, target)
-    if x.aval[2] and (isinstance(a, list | tuple) or b.policy.asarray_operands_strong):
+    strong = isinstance(a, list | tuple) or (b.policy.asarray_operands_strong and dtype is None)
+    if x.aval[2] and strong:
         # An array made from a sequence is strong (jax keeps weak_type only for a
         # weakly typed object itself), in the dtype its elements promote to; NumPy's
         # and PyTorch's arrays of a Python scalar are strong too (a 0-d array, a
