@@ -18,7 +18,6 @@ from weaktrace.errors import ConcretizationError, InvalidInputError, ShapeError
 from weaktrace.numpy._core import (
     P,
     Tracer,
-    axes_arg,
     axis_arg,
     broadcast_to,
     context,
@@ -484,7 +483,10 @@ def size(a: Any, axis: int | Sequence[int] | None = None) -> int:
     s = _shape_of(a, "size")
     if axis is None:
         return math.prod(s)
-    return math.prod(s[ax] for ax in axes_arg(list(_index_tuple(axis)), len(s), "size"))
+    axes = [axis_arg(ax, len(s), "size") for ax in _index_tuple(axis)]
+    if len(set(axes)) != len(axes):
+        raise ShapeError(f"repeated axis: {axis}")
+    return math.prod(s[ax] for ax in axes)
 
 
 @export
