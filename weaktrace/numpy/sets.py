@@ -129,11 +129,9 @@ def array_equiv(a1: Any, a2: Any) -> Any:
     """``jax.numpy.array_equiv``: all elements equal after broadcasting."""
     b = context(a1, a2)
     x, y = _seq_op(a1, b), _seq_op(a2, b)
-    try:  # jax catches the ValueError of unbroadcastable shapes: they are not equivalent
-        eq = x == y
-    except ShapeError:
-        return _full(b, False, BOOL, ())
-    return _all(eq)
+    # jax only catches ValueError around ``equal``; its shape error is a TypeError, so
+    # unbroadcastable shapes raise (our ShapeError) rather than give False.
+    return _all(x == y)
 
 
 def _moveaxis(x: Any, src: int, dst: int) -> Any:
