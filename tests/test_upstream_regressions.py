@@ -400,11 +400,15 @@ def _same_outcome(got, want):
 @pytest.mark.parametrize("shape", [(2, 3, 4), (3, 1), (5,)], ids=str)
 def test_ravel_multi_index_with_constant_and_traced_indices(shape, order, mode):
     """jax's testRavelMultiIndex: numpy-scalar constants among the indices made
-    mode='raise' compare None with 0; traced mode='raise' names wrap/clip as jax does."""
+    mode='raise' compare None with 0; traced mode='raise' names wrap/clip as jax does.
+    Eager calls are concrete as in jax; under a trace even constants are not, as under
+    jax.jit."""
     kw = {"mode": mode, "order": order}
     for seed in range(3):
         idx = _index_arrays(shape, seed)
         want = _outcome(lambda i=idx: jnp.ravel_multi_index(i, shape, **kw))
+        _same_outcome(_outcome(lambda i=idx: wnp.ravel_multi_index(i, shape, **kw)), want)
+        want = _outcome(lambda i=idx: jax.jit(lambda: jnp.ravel_multi_index(i, shape, **kw))())
         got = _outcome(lambda i=idx: wt.trace(lambda: wnp.ravel_multi_index(i, shape, **kw))())
         _same_outcome(got, want)
     fn = lambda *i: wnp.ravel_multi_index(i, shape, mode=mode, order=order)  # noqa: E731
@@ -421,9 +425,10 @@ def test_choose_with_constant_and_traced_indices(mode):
     choices = [np.arange(3.0), np.full(3, 7.0), np.zeros(3)]
     for a in [np.int32(1), np.int32(5), np.array([0, 2, 1]), np.array([3, -1, 0])]:
         want = _outcome(lambda a=a: jnp.choose(a, choices, mode=mode))
+        _same_outcome(_outcome(lambda a=a: wnp.choose(a, choices, mode=mode)), want)
+        want = _outcome(lambda a=a: jax.jit(lambda: jnp.choose(a, choices, mode=mode))())
         traced = _outcome(lambda a=a: wt.trace(lambda: wnp.choose(a, choices, mode=mode))())
         _same_outcome(traced, want)
-        _same_outcome(_outcome(lambda a=a: wnp.choose(a, choices, mode=mode)), want)
     if mode == "raise":
         with pytest.raises(jax.errors.ConcretizationTypeError, match="mode='wrap' or mode='clip'"):
             wt.trace(lambda i: wnp.choose(i, choices, mode=mode))(np.array([0, 1, 2]))

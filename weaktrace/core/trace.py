@@ -97,10 +97,10 @@ class Context:
         """Note that the Python int behind `x` must fit `dtype` (NumPy's value check)."""
 
     def known(self, x: Tracer) -> Any:
-        """The value behind `x` if it is known while tracing (a literal, a constant the
-        trace captured, any eager value), else None: what jax sees as concrete."""
-        v = x.atom
-        return v.value if v.__class__ is Literal else None
+        """The value behind `x` where jax sees it as concrete, else None. Under a trace
+        nothing is (jax.jit makes literals and captured constants tracers too: jnp.choose(1,
+        ..., mode='raise') raises ConcretizationTypeError under jit); eager values are."""
+        return None
 
     def forget(self, mark: int) -> None:
         """Drop promotions recorded after `mark` (a traced body that is thrown away)."""
@@ -179,15 +179,6 @@ class Builder(Context):
         outs = tuple(Var(a) for a in out_avals)
         self.equations.append(Equation(prim, atoms, params, outs, user_source()))
         return [Tracer(v.aval, v, self) for v in outs]
-
-    def known(self, x: Tracer) -> Any:
-        v = x.atom
-        if v.__class__ is Literal:
-            return v.value
-        for var, value in zip(self.constvars, self.consts, strict=True):
-            if var is v:
-                return value
-        return None
 
     def const(self, value: Any, aval: AbstractValue) -> Tracer:
         """A non-scalar constant captured by the trace (bound when the program runs)."""

@@ -50,7 +50,7 @@ def _ravel(x: Tracer) -> Tracer:
 
 def _concrete(x: Any, what: str, hint: str = "Compute it outside the traced function.") -> Any:
     if x.__class__ is Tracer:
-        value = x.ctx.known(x)  # a constant, or an eager value: concrete as in jax
+        value = x.ctx.known(x)  # an eager value; under a trace none, as under jax.jit
         if value is None:
             raise ConcretizationError(
                 f"{what} needs a concrete value, got a tracer {x.aval}: its value is not "
