@@ -47,6 +47,7 @@ import pytest
 import weaktrace as wt
 import weaktrace.numpy as wnp
 from tests.conftest import full_run
+from tests.four_way_more import MORE
 from tests.programs import OPERATORS, SCALARS, Program, Step, _apply, make_args, random_program
 from weaktrace.core.trace import Tracer
 
@@ -582,7 +583,7 @@ def _calls() -> list[Call]:
         ("array_equiv", lambda xnp, x, y: xnp.array_equiv(x, y), _IN2),
         ("isin", lambda xnp, x, y: xnp.isin(x, y), _IN2),
     ]  # fmt: skip
-    for name, fn, input_sets in special:
+    for name, fn, input_sets in special + MORE:
         calls += [Call(f"{name}({','.join(ins)})#{i}", name, fn, ins)
                   for i, ins in enumerate(input_sets)]  # fmt: skip
     # a sequence of arrays (not tracers, eagerly) -> array

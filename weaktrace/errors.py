@@ -59,6 +59,11 @@ class OperandTypeError(WeaktraceError, TypeError):
     """An operand whose dtype an operation does not accept (e.g. ``neg`` of bool)."""
 
 
+class KernelDtypeError(OperandTypeError, NotImplementedError):
+    """A dtype jax's kernels do not implement for an operation (float16 / bfloat16 linear
+    algebra: jax raises NotImplementedError, 'Unsupported dtype')."""
+
+
 class OperandValueError(WeaktraceError, ValueError):
     """An operand value an operation rejects where JAX raises ValueError (round of a
     bool, clip of a complex number)."""

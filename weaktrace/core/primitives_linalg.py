@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from weaktrace.core.primitives import _def, _real_dtype
 from weaktrace.dtypes import registry
-from weaktrace.errors import OperandTypeError, ShapeError
+from weaktrace.errors import KernelDtypeError, OperandTypeError, ShapeError
 from weaktrace.ir.values import AbstractValue
 
 _make = AbstractValue.make
@@ -32,7 +32,9 @@ def _matrix(
     """Check a (batch of) matrices; `half`: float16 / bfloat16 are accepted too (jax's
     CPU triangular_solve computes them)."""
     if x[1] not in _LAPACK and not (half and x[1].name in ("float16", "bfloat16")):
-        raise OperandTypeError(
+        # jax: TypeError for ints and bools, NotImplementedError for half precision
+        error = KernelDtypeError if x[1].name in ("float16", "bfloat16") else OperandTypeError
+        raise error(
             f"{name} does not accept dtype {x[1]}: jax.lax.linalg's kernels take float32, "
             "float64, complex64 or complex128. Convert first, e.g. x.astype('float32')."
         )

@@ -244,8 +244,9 @@ def roots(p: Any, *, strip_zeros: bool = True) -> Any:
     iszero = N.equal(pa, 0)
     nlz = N.where(N.all(iszero), _len(pa), N.argmin(iszero))
     if strip_zeros:
-        lead = int(_concrete(nlz, "The error occurred in the jnp.roots() function. To use "
-                             "this within a traced function, pass strip_zeros=False"))  # fmt: skip
+        lead = int(_concrete(nlz, "jnp.roots with strip_zeros=True",
+                             "The error occurred in the jnp.roots() function. To use this "
+                             "within a traced function, pass strip_zeros=False."))  # fmt: skip
         return _roots_no_zeros(pa[lead:])
     pa = N.where(N.equal(_len(pa), nlz), 1.0, pa)
     r = _roots_no_zeros(N.roll(pa, N.negative(nlz)))

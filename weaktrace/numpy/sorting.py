@@ -195,7 +195,7 @@ def sort_complex(a: Any) -> Any:
     if dt.kind != "c":  # to_complex_dtype(to_inexact_dtype(dt))
         inexact = dt if dt.kind == "f" else b.policy.mean(dt)
         dt = b.policy.user_dtype("complex128" if inexact.name == "float64" else "complex64")
-    return convert(b, r, dt, r.aval[2])
+    return convert(b, r, dt, False)  # lax.convert_element_type: strong, as in jax
 
 
 # -- searching ------------------------------------------------------------------------------

@@ -1,0 +1,68 @@
+"""Regressions for what the four-way calls of tests/four_way_more.py found, each checked
+against jax at test time (tests/mirror_harness.check: eager and traced, x64 off and on)."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import weaktrace as wt
+import weaktrace.numpy as wnp
+from tests.mirror_harness import check
+
+_INPUTS = {
+    "weak int": lambda: jnp.full((3,), 2),
+    "weak float": lambda: jnp.full((3,), 1.5),
+    "weak complex": lambda: jnp.full((3,), 1j),
+    "int8": lambda: jnp.asarray(np.array([3, -1, 2], np.int8)),
+    "bfloat16": lambda: jnp.asarray(np.array([0.5, -2, 1], jnp.bfloat16)),
+    "complex64": lambda: jnp.asarray(np.array([1 + 2j, -1j, 3], np.complex64)),
+}
+
+
+@pytest.mark.parametrize("x64", [False, True])
+@pytest.mark.parametrize("name", sorted(_INPUTS))
+def test_sort_complex_is_strong_as_jax(name, x64):
+    """jnp.sort_complex converts with lax.convert_element_type: strong even for a weak
+    input (weaktrace kept the weak flag)."""
+    with jax.enable_x64(x64):
+        check(wnp.sort_complex, jnp.sort_complex, _INPUTS[name]())
+
+
+_LINALG = ["roots", "linalg.eigvals", "linalg.svd", "linalg.inv", "linalg.qr", "linalg.eigh",
+           "linalg.cholesky", "linalg.det", "linalg.solve"]  # fmt: skip
+
+
+def _get(mod, path):
+    for part in path.split("."):
+        mod = getattr(mod, part)
+    return mod
+
+
+def _raised(fn):
+    try:
+        fn()
+    except Exception as err:  # the outcome is what we compare
+        return err
+    return None
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("name", _LINALG)
+def test_half_precision_linear_algebra_raises_as_jax(name, dtype):
+    """jax's CPU kernels do not implement float16/bfloat16 linear algebra and raise
+    NotImplementedError; weaktrace raised a TypeError-only OperandTypeError (the class a
+    user's `except` names must catch ours too), eagerly and traced."""
+    m = jnp.asarray(np.array([[2.0, 0.5], [0.5, 1.0]]), dtype)
+    arg = m[0] if name == "roots" else m
+    args = (arg, m) if name == "linalg.solve" else (arg,)
+    want = _raised(lambda: jax.jit(_get(jnp, name))(*args))
+    if want is None:  # jax computes it (det of a small matrix): so must we
+        check(_get(wnp, name), _get(jnp, name), *args)
+        return
+    builtin = next(c for c in type(want).__mro__ if c.__module__ == "builtins")
+    fn = _get(wnp, name)
+    for got in (_raised(lambda: fn(*args)), _raised(lambda: wt.trace(fn)(*args))):
+        assert isinstance(got, builtin), (got, want)
