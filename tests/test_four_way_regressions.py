@@ -66,3 +66,12 @@ def test_half_precision_linear_algebra_raises_as_jax(name, dtype):
     fn = _get(wnp, name)
     for got in (_raised(lambda: fn(*args)), _raised(lambda: wt.trace(fn)(*args))):
         assert isinstance(got, builtin), (got, want)
+
+
+def test_i0_of_complex_raises_jaxs_builtin_class():
+    """jnp.i0 refuses complex input with a ValueError; weaktrace raised a TypeError."""
+    z = jnp.asarray(np.array([1 + 1j], np.complex64))
+    want = _raised(lambda: jnp.i0(z))
+    builtin = next(c for c in type(want).__mro__ if c.__module__ == "builtins")
+    for got in (_raised(lambda: wnp.i0(z)), _raised(lambda: wt.trace(wnp.i0)(z))):
+        assert isinstance(got, builtin), (got, want)

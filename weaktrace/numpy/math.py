@@ -550,8 +550,11 @@ def i0(x: Any) -> Any:
     b = context(x)
     (x,) = promote_args(b, "i0", (x,), "inexact")
     if kind(x) != "f":
-        raise OperandTypeError(f"Unsupported input type to i0: {x.aval[1]} (as in JAX)")
-    abs_x = emit(P.abs_p, x)
+        raise OperandValueError(f"Unsupported input type to jax.numpy.i0: {x.aval[1]}")
+    # jax's custom JVP makes the derivative 0 at x == 0 (abs's would be 1 there): abs(x)
+    # with a constant 0 selected at 0 has derivatives of every order 0 there, as jax's
+    zero = const_like(x, 0)
+    abs_x = where(emit(P.eq_p, x, zero), zero, emit(P.abs_p, x))
     return emit(P.mul_p, emit(P.exp_p, abs_x), emit(M.bessel_i0e_p, abs_x))
 
 
