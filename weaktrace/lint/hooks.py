@@ -8,6 +8,8 @@ The hooks wrap a few jax functions for the duration of one trace (restored after
 on error) and record each event with the user's file and line. One lint at a time
 installs them (a process-wide lock), and they record only what the linting thread
 does: jax code running at the same time in other threads is neither seen nor changed.
+Python's warnings state (filters, registries, showwarning) is never touched: jax's
+requested-dtype warning is caught where jax's dtypes module issues it.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 from jax._src import core, source_info_util
+from jax._src import dtypes as jdtypes
 from jax._src.interpreters import partial_eval as pe
 from jax._src.lax import lax as jlax
 from jax._src.numpy import ufunc_api
@@ -167,18 +170,14 @@ def _recording(x64: bool) -> Iterator[Recorder]:
 
     requested: set[tuple[SourceInfo | None, str]] = set()
 
-    def showwarning(message: Any, category: Any, *args: Any, **kwargs: Any) -> None:
-        text = str(message)
-        if "Explicitly requested dtype" in text and mine():
-            first = text.split(" is not available")[0].replace("Explicitly requested dtype ", "")
-            where = user_here()
-            # one finding per requested dtype and line (jnp.sum(x, dtype=int64) warns
-            # again in the convert_element_type it makes)
-            if (where, first.split()[0]) not in requested:
-                requested.add((where, first.split()[0]))
-                rec.x64.append(Event(where, f"requested dtype {first} becomes 32-bit with x64 off"))
-        else:
-            saved_show(message, category, *args, **kwargs)
+    def requested_dtype(text: str) -> None:
+        first = text.split(" is not available")[0].replace("Explicitly requested dtype ", "")
+        where = user_here()
+        # one finding per requested dtype and line (jnp.sum(x, dtype=int64) warns
+        # again in the convert_element_type it makes)
+        if (where, first.split()[0]) not in requested:
+            requested.add((where, first.split()[0]))
+            rec.x64.append(Event(where, f"requested dtype {first} becomes 32-bit with x64 off"))
 
     def branch_lines(fns: Any) -> None:
         where = user_here()
@@ -197,10 +196,11 @@ def _recording(x64: bool) -> Iterator[Recorder]:
     orig_ufunc = ufunc_api.ufunc.__call__
     orig_bind = core.Primitive.bind
     orig_arrays = (jnp.array, jnp.asarray)
-    with warnings.catch_warnings():
-        saved_show = warnings.showwarning
-        warnings.simplefilter("always")
-        warnings.showwarning = showwarning
+    orig_warnings = jdtypes.warnings
+    # jax's dtypes module sees a stand-in for `warnings` (Python's filters, registries
+    # and showwarning stay the user's: no process-wide state changes)
+    jdtypes.warnings = _DtypeWarnings(requested_dtype, mine)  # type: ignore[assignment]
+    try:
         jlax._convert_element_type = convert
         ufunc_api.ufunc.__call__ = ufunc_call  # type: ignore[method-assign]
         jnp.array, jnp.asarray = (make_array(f) for f in orig_arrays)
@@ -208,16 +208,35 @@ def _recording(x64: bool) -> Iterator[Recorder]:
         jax.lax.cond, jax.lax.switch = cond, switch
         if orig_fold is not None:
             pe.const_fold_rules[cet] = fold
-        try:
-            yield rec
-        finally:
-            jlax._convert_element_type = orig_convert
-            ufunc_api.ufunc.__call__ = orig_ufunc  # type: ignore[method-assign]
-            jnp.array, jnp.asarray = orig_arrays
-            core.Primitive.bind = orig_bind  # type: ignore[method-assign]
-            jax.lax.cond, jax.lax.switch = orig_cond, orig_switch
-            if orig_fold is not None:
-                pe.const_fold_rules[cet] = orig_fold
+        yield rec
+    finally:
+        jdtypes.warnings = orig_warnings
+        jlax._convert_element_type = orig_convert
+        ufunc_api.ufunc.__call__ = orig_ufunc  # type: ignore[method-assign]
+        jnp.array, jnp.asarray = orig_arrays
+        core.Primitive.bind = orig_bind  # type: ignore[method-assign]
+        jax.lax.cond, jax.lax.switch = orig_cond, orig_switch
+        if orig_fold is not None:
+            pe.const_fold_rules[cet] = orig_fold
+
+
+class _DtypeWarnings:
+    """Stands in for the `warnings` module in jax's dtypes module during one trace: the
+    linting thread's "Explicitly requested dtype" warnings are recorded (whatever the
+    user's filters say); every other warning goes on to Python's warnings, unchanged."""
+
+    def __init__(self, requested: Any, mine: Any) -> None:
+        self.requested, self.mine = requested, mine
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(warnings, name)
+
+    def warn(self, message: Any, category: Any = None, stacklevel: int = 1, **kw: Any) -> None:
+        text = str(message)
+        if "Explicitly requested dtype" in text and self.mine():
+            self.requested(text)
+        else:  # one frame deeper than jax's own call
+            warnings.warn(message, category, stacklevel + 1, **kw)
 
 
 _FULL_CODE = jlax.full.__code__
