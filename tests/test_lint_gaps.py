@@ -7,10 +7,16 @@ from ``jnp.result_type``, never pasted.
 
 from __future__ import annotations
 
+import inspect
 import warnings
+from collections.abc import Sequence
 
+import jax
 import jax.numpy as jnp
+import numpy as np
+import pytest
 from jax import ShapeDtypeStruct as S
+from jax._src.numpy import ufuncs as jax_ufuncs
 
 import weaktrace as wt
 from tests.lint_programs import planted
@@ -57,3 +63,143 @@ def test_the_users_filters_hold_during_lint_and_x64_is_found_under_any_of_them()
             raise AssertionError("the user's warning was not raised under their filter")
         # jax's requested-dtype warning is lint's to record, not an error
         assert wt.lint(planted.requested_f64, S((3,), f32)).kinds() == ["x64-truncation"]
+
+
+# -------------------------------- jax.numpy's own inexact conversion vs. a real promotion
+
+
+def _family(n: int) -> list[str]:
+    """jax.numpy's elementwise functions of `n` array operands (its ufuncs module: the
+    users of promote_args / promote_args_inexact / promote_args_numeric)."""
+    names = []
+    for name in sorted(dir(jnp)):
+        fn = getattr(jnp, name)
+        if isinstance(fn, jnp.ufunc):
+            if fn.nin == n:
+                names.append(name)
+            continue
+        try:
+            source = inspect.getsourcefile(inspect.unwrap(fn))
+            params = inspect.signature(fn).parameters.values()
+        except (TypeError, ValueError):
+            continue
+        operands = [p for p in params if p.kind is p.POSITIONAL_ONLY and p.default is p.empty]
+        if source == jax_ufuncs.__file__ and len(operands) == n:
+            names.append(name)
+    return names
+
+
+def _lint_call(name: str, args: tuple, consts: tuple = ()) -> wt.LintReport | None:
+    """lint of ``jnp.<name>(*args, *consts)`` (consts closed over: numpy scalars are
+    strong constants, Python scalars weak), or None when jax refuses the operands."""
+    fn = getattr(jnp, name)
+
+    def call(*xs):
+        return fn(*xs, *consts)
+
+    try:
+        jax.eval_shape(call, *args)
+    except (TypeError, ValueError):
+        return None
+    return wt.lint(call, *args)
+
+
+def _promotes(operands: Sequence) -> bool:
+    """jax's verdict: a strong operand whose dtype is not the operands' joined dtype."""
+    joined = jnp.result_type(*operands)
+    strong = [o for o in operands if not isinstance(o, bool | int | float | complex)]
+    return any(jnp.dtype(o.dtype) != joined for o in strong)
+
+
+def test_the_families_are_the_ones_the_gaps_were_found_in():
+    unary, binary = set(_family(1)), set(_family(2))
+    assert {"deg2rad", "radians", "rad2deg", "degrees", "spacing", "sin", "exp", "log"} <= unary
+    assert {"sqrt", "reciprocal", "sinc", "cbrt"} <= unary
+    assert {"arctan2", "hypot", "logaddexp", "power", "true_divide", "copysign"} <= binary
+    assert {"nextafter", "float_power", "heaviside", "add", "less"} <= binary
+
+
+@pytest.mark.parametrize("dtype", [jnp.int32, jnp.uint8, jnp.int8, jnp.bool_])
+def test_a_function_making_its_integer_operand_inexact_is_not_a_promotion(dtype):
+    x = S((3,), dtype)
+    checked = 0
+    for name in _family(1):
+        report = _lint_call(name, (x,))
+        if report is None:
+            continue
+        checked += 1
+        assert not _promotes([x])  # one operand: jnp.result_type is its own dtype
+        assert "implicit-promotion" not in report.kinds(), (name, str(report))
+    assert checked > 40
+    # reductions that make integers floating, also over two operands of one dtype
+    for fn in (jnp.mean, jnp.var, jnp.std, jnp.nanmean, jnp.average, jnp.median):
+        assert not wt.lint(fn, x), fn
+    for name in _family(2):
+        report = _lint_call(name, (x, x))
+        assert report is None or "implicit-promotion" not in report.kinds(), (name, str(report))
+
+
+i32, f32a, i8, u8, bf16 = (S((3,), d) for d in (jnp.int32, f32, jnp.int8, jnp.uint8, jnp.bfloat16))
+# (traced operands, closed-over constants): strong pairs, weak Python scalars, numpy scalars
+BINARY_CASES = [
+    ((i32, i32), ()),
+    ((i32, f32a), ()),
+    ((f32a, i32), ()),
+    ((i8, u8), ()),
+    ((bf16, f32a), ()),
+    ((i32,), (2.0,)),
+    ((i32,), (2,)),
+    ((f32a,), (2,)),
+    ((bf16,), (2.0,)),
+    ((i32,), (np.float32(2),)),
+    ((f32a,), (np.int32(2),)),
+    ((i32,), (np.int32(2),)),
+]
+
+
+def test_binary_functions_report_exactly_when_jax_joins_two_dtypes():
+    checked = 0
+    for name in _family(2):
+        if name == "ldexp":  # its second operand is an integer exponent, never joined
+            continue
+        for args, consts in BINARY_CASES:
+            if name in ("power", "pow") and consts and isinstance(consts[0], np.integer):
+                continue  # a concrete integer exponent: lax.integer_pow, nothing converted
+            report = _lint_call(name, args, consts)
+            if report is None:
+                continue
+            checked += 1
+            got = [f for f in report if f.kind == "implicit-promotion"]
+            assert bool(got) == _promotes([*args, *consts]), (name, args, consts, str(report))
+            assert all(f.file == __file__ for f in report), str(report)
+    assert checked > 300
+
+
+def _deg(i):
+    return jnp.deg2rad(i)
+
+
+def _by_numpy_scalar(i):
+    return i / np.float32(2)  # a strong float32 constant meets an int32 array
+
+
+def _hypot(i, x):
+    return jnp.hypot(i, x)
+
+
+def test_the_reported_cases_at_the_users_line():
+    assert not wt.lint(_deg, S((3,), jnp.int32))
+    for fn, args in ((_by_numpy_scalar, (i32,)), (_hypot, (i32, f32a))):
+        report = wt.lint(fn, *args)
+        line = inspect.getsourcelines(fn)[1] + 1
+        assert [(f.kind, f.line) for f in report] == [("implicit-promotion", line)], str(report)
+        assert "int32" in report[0].message or "i32" in report[0].message
+
+
+def test_a_weak_scalar_in_a_contraction_takes_the_arrays_dtype():
+    # jnp.dot(x, 2) hands dot_general a weak int beside the float array: as x * 2
+    assert not _promotes([f32a, 2])
+    assert not wt.lint(lambda x: jnp.dot(x, 2), f32a)
+    # a weak float still makes an integer array floating, as i8 * 0.5
+    assert _promotes([i32, 2.5])
+    assert wt.lint(lambda i: jnp.dot(i, 2.5), i32).kinds() == ["implicit-promotion"]

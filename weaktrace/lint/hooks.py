@@ -35,15 +35,34 @@ from jax._src import dtypes as jdtypes
 from jax._src.interpreters import partial_eval as pe
 from jax._src.lax import lax as jlax
 from jax._src.numpy import ufunc_api
+from jax._src.numpy import util as jnp_util
 
 from weaktrace.ir.values import SourceInfo
-from weaktrace.lint.importer import _PACKAGE_DIR, user_source
+from weaktrace.lint.importer import _PACKAGE_DIR, PROMOTION_SCOPE, promotion_mark, user_source
 
 
 @dataclass
 class Event:
     where: SourceInfo | None
     message: str
+
+
+@dataclass(frozen=True)
+class Promotion:
+    """One conversion by jax.numpy's promotion helpers: the dtypes of the strong operands
+    the function received, their join (before any "make it inexact" step) and the dtype
+    the converted operand gets. ``mixed``: operands of different dtypes met (or a weak
+    scalar changed a strong one's dtype), not the function's own conversion
+    (``jnp.sin(i32)``: one integer dtype made floating by its documented semantics)."""
+
+    strong: tuple[str, ...]
+    joined: str
+    to: str
+    mixed: bool
+    operand: str  # the converted operand's dtype
+    # the user's line, when mixed: jax may fold the conversion of a constant (a numpy
+    # scalar) into a literal, leaving no equation to carry the mark
+    where: SourceInfo | None = None
 
 
 @dataclass
@@ -53,6 +72,10 @@ class Recorder:
     # (file, line) of a lax.cond / lax.switch call -> its branch functions' lines, in the
     # order of the cond equation's branches (cond: false first)
     branches: dict[tuple[str, int], list[SourceInfo | None]] = field(default_factory=dict)
+    # the conversions of jnp's promotion helpers; the k-th one's equation carries the
+    # name-stack scope PROMOTION_SCOPE + str(k)
+    promotions: list[Promotion] = field(default_factory=list)
+    folded: set[int] = field(default_factory=set)  # the promotions jax folded away
 
 
 def user_here(tb: Any = None) -> SourceInfo | None:
@@ -145,8 +168,16 @@ def _recording(x64: bool) -> Iterator[Recorder]:
         return array
 
     def convert(operand: Any, new_dtype: Any = None, *args: Any, **kwargs: Any) -> Any:
-        if type(operand) is int and mine():
-            literal(operand, new_dtype)
+        if mine():
+            if type(operand) is int:
+                literal(operand, new_dtype)
+            found = _promotion(operand, new_dtype, sys._getframe(1))
+            if found is not None:
+                # the scope marks the equation: the rules read the verdict from it
+                rec.promotions.append(found)
+                scope = f"{PROMOTION_SCOPE}{len(rec.promotions) - 1}"
+                with source_info_util.extend_name_stack(scope):
+                    return orig_convert(operand, new_dtype, *args, **kwargs)
         return orig_convert(operand, new_dtype, *args, **kwargs)
 
     def bind(self: Any, *args: Any, **params: Any) -> Any:
@@ -165,6 +196,10 @@ def _recording(x64: bool) -> Iterator[Recorder]:
         # a Python int that jax canonicalized (a TypedInt, weakly typed)
         if c is not None and isinstance(c, int) and _weak_const(c) and mine():
             literal(int(c), params.get("new_dtype"))
+        if mine():
+            k = _folded_promotion(sys._getframe(1))
+            if k is not None:
+                rec.folded.add(k)
         assert orig_fold is not None
         return orig_fold(consts, params, out_avals)
 
@@ -237,6 +272,55 @@ class _DtypeWarnings:
             self.requested(text)
         else:  # one frame deeper than jax's own call
             warnings.warn(message, category, stacklevel + 1, **kw)
+
+
+# jax.numpy's promotion helpers: they join their operands' dtypes (then make the join
+# inexact, numeric or complex) and convert each operand with lax._convert_element_type
+_PROMOTERS = frozenset(
+    f.__code__
+    for f in (
+        jnp_util.promote_dtypes,
+        jnp_util.promote_dtypes_inexact,
+        jnp_util.promote_dtypes_numeric,
+        jnp_util.promote_dtypes_complex,
+    )
+)
+
+
+def _promotion(operand: Any, new_dtype: Any, frame: Any) -> Promotion | None:
+    """The verdict on a conversion made by one of jnp's promotion helpers (their frame is
+    `frame` or its caller: a list comprehension has a frame of its own before 3.12)."""
+    for _ in range(2):
+        if frame is None or frame.f_code in _PROMOTERS:
+            break
+        frame = frame.f_back
+    if frame is None or frame.f_code not in _PROMOTERS or jdtypes.is_weakly_typed(operand):
+        return None
+    try:
+        to, before = np.dtype(new_dtype), np.dtype(jdtypes.dtype(operand))
+        joined = np.dtype(frame.f_locals["to_dtype"])
+        operands = frame.f_locals["args"]
+        strong = [np.dtype(jdtypes.dtype(a)) for a in operands if not jdtypes.is_weakly_typed(a)]
+    except (KeyError, TypeError):  # a jax whose helpers changed: the rules' own reading
+        return None
+    if to == before:
+        return None
+    mixed = any(d != joined for d in strong)
+    where = user_here() if mixed else None
+    return Promotion(tuple(d.name for d in strong), joined.name, to.name, mixed, before.name, where)
+
+
+def _folded_promotion(frame: Any) -> int | None:
+    """The promotion mark of the equation jax is folding (inlining a jit whose argument
+    is a constant, jax folds the equations of its body: the caller holds `eqn`)."""
+    for _ in range(3):
+        if frame is None:
+            return None
+        eqn = frame.f_locals.get("eqn")
+        if eqn is not None and hasattr(eqn, "source_info"):
+            return promotion_mark(eqn.source_info.name_stack)
+        frame = frame.f_back
+    return None
 
 
 _FULL_CODE = jlax.full.__code__

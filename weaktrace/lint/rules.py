@@ -6,7 +6,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from weaktrace.ir.values import AbstractValue, Equation, Literal, Program, SourceInfo, Var
-from weaktrace.lint.hooks import Recorder, out_of_range
+from weaktrace.lint.hooks import Promotion, Recorder, out_of_range
 from weaktrace.lint.importer import Meta
 from weaktrace.lint.report import Finding
 
@@ -52,10 +52,15 @@ def _producers(program: Program) -> dict[Var, Equation]:
 # ------------------------------------------------------------------ implicit-promotion
 
 
-def implicit_promotion(program: Program, meta: Meta) -> list[Finding]:
+def implicit_promotion(program: Program, meta: Meta, rec: Recorder | None = None) -> list[Finding]:
     """A strong operand converted by jax.numpy's promotion, where it meets the other
-    operand (weak values and user-written casts are not findings)."""
-    out = []
+    operand (weak values and user-written casts are not findings). With the hooks'
+    records (`rec`), a conversion jnp's promotion helpers made is judged by what the
+    function received: operands of two dtypes (or a weak scalar changing a strong
+    one's dtype) are a promotion, one dtype made inexact by the function is not."""
+    out: list[Finding] = []
+    found: set[int] = set()  # the converts reported where they meet another operand
+    seen = rec.promotions if rec is not None else []
     for prog in walk(program):
         made = _producers(prog)
         for eqn in prog.equations:
@@ -70,7 +75,7 @@ def implicit_promotion(program: Program, meta: Meta) -> list[Finding]:
                 continue
             promoted = []
             for atom in eqn.inputs:
-                conv = _promotion_convert(atom, eqn, made, meta)
+                conv = _promotion_convert(atom, eqn, made, meta, seen)
                 if conv is not None:
                     promoted.append((atom, conv))
             if _inexact_only(eqn, promoted, meta):
@@ -90,7 +95,68 @@ def implicit_promotion(program: Program, meta: Meta) -> list[Finding]:
                     results=tuple(v.aval for v in eqn.outputs),
                 )
                 if f is not None:
+                    found.add(id(conv))
                     out.append(f)
+    folded = rec.folded if rec is not None else set()
+    return out + _unmet(program, meta, seen, found) + _folded(meta, seen, folded)
+
+
+def _folded(meta: Meta, seen: Sequence[Promotion], folded: set[int]) -> list[Finding]:
+    """Mixed promotions of a constant that jax folded into a literal (no equation
+    carries them): ``x_f32 + np.int32(2)``, at the line the hooks saw."""
+    marked = set(meta.promotion.values())
+    out = []
+    for k in sorted(folded - marked):
+        mark = seen[k]
+        if mark.mixed and mark.where is not None:
+            others = [d for d in mark.strong if d != mark.operand] or list(mark.strong)
+            f = _finding(
+                "implicit-promotion",
+                mark.where,
+                f"{mark.operand} constant promoted to {mark.to} (with "
+                f"{', '.join(others)}); cast it explicitly with .astype({mark.to}) if that "
+                f"is intended",
+            )
+            if f is not None:
+                out.append(f)
+    return out
+
+
+def _promotion_of(conv: Equation, meta: Meta, seen: Sequence[Promotion]) -> Promotion | None:
+    k = meta.promotion.get(id(conv))
+    return seen[k] if k is not None and k < len(seen) else None
+
+
+def _unmet(
+    program: Program, meta: Meta, seen: Sequence[Promotion], found: set[int]
+) -> list[Finding]:
+    """Mixed promotions whose converted operand meets the other only after a unary
+    step (``jnp.hypot(i32, f32)`` takes abs first, ``jnp.copysign`` the sign bit):
+    found at the conversion, the user's call."""
+    out = []
+    for prog in walk(program):
+        for conv in prog.equations:
+            mark = _promotion_of(conv, meta, seen)
+            if mark is None or not mark.mixed or id(conv) in found:
+                continue
+            if id(conv) in meta.transposed:
+                continue
+            src = conv.inputs[0].aval
+            others = [d for d in mark.strong if d != src.dt.name] or list(mark.strong)
+            # inside a jitted jnp function the traceback ends at that function
+            frames = meta.frames.get(id(conv), ())
+            call = meta.caller.get(id(conv)) or (frames[-1] if frames else "jax.numpy")
+            f = _finding(
+                "implicit-promotion",
+                conv.source_info,
+                f"{src} operand promoted to {mark.to} in {call} (with {', '.join(others)}); "
+                f"cast it explicitly with .astype({mark.to}) if that is intended",
+                operands=(src,),
+                results=(conv.outputs[0].aval,),
+            )
+            if f is not None:
+                found.add(id(conv))
+                out.append(f)
     return out
 
 
@@ -103,6 +169,8 @@ def _inexact_only(eqn: Equation, promoted: list[tuple[Any, Equation]], meta: Met
     floating, all of one integer dtype, the others being constants. Operands of
     different dtypes meeting (``i32 / f32``) and a weak Python float making integers
     floating (``count / 100.0``, as ``i8 * 0.5``) are still promotions."""
+    if any(id(c) in meta.promotion for _, c in promoted):
+        return False  # the hooks saw operands of two dtypes meet
     if not promoted or any(c.params.get("weak_type") for _, c in promoted):
         return False  # a weak Python float made them floating (count / 100.0)
     # jnp's true_divide is an inlined jit: its equations carry the operator's frames
@@ -129,6 +197,8 @@ def _mixed_operands(eqn: Equation, meta: Meta) -> Finding | None:
         return None  # lax.dot(..., preferred_element_type=...) called by the user
     res = eqn.outputs[0].aval
     low, other = (a, b) if b.dt is res.dt else (b, a)
+    if low.weak_type and other.dt is res.dt:
+        return None  # a weak scalar takes the array's dtype (jnp.dot(x, 2))
     return _finding(
         "implicit-promotion",
         eqn.source_info,
@@ -144,9 +214,14 @@ def _show(aval: AbstractValue) -> str:
 
 
 def _promotion_convert(
-    atom: Any, user: Equation, made: dict[Var, Equation], meta: Meta
+    atom: Any,
+    user: Equation,
+    made: dict[Var, Equation],
+    meta: Meta,
+    seen: Sequence[Promotion] = (),
 ) -> Equation | None:
-    """The convert_element_type of jnp's promotion that produced `atom`, if any."""
+    """The convert_element_type of jnp's promotion that produced `atom`, if any (by the
+    hooks' verdict when they saw it, else by where the convert was made)."""
     if not isinstance(atom, Var):
         return None
     eqn = made.get(atom)
@@ -158,6 +233,9 @@ def _promotion_convert(
     x = eqn.inputs[0]
     if isinstance(x, Literal) or x.aval.weak_type or x.aval.dt is eqn.outputs[0].aval.dt:
         return None
+    mark = _promotion_of(eqn, meta, seen)
+    if mark is not None:
+        return eqn if mark.mixed else None
     frames = meta.frames.get(id(eqn), ())
     if _same_call(eqn, user, meta):
         return eqn

@@ -92,7 +92,7 @@ def lint(
             return LintReport(_sorted(findings), None)
     program, meta = import_jaxpr(closed, def_line)
     findings += rules.x64_truncation(rec, (), def_line, _wide_consts(f, closed, program))
-    findings += rules.implicit_promotion(program, meta)
+    findings += rules.implicit_promotion(program, meta, rec)
     findings += rules.literal_overflow(program, rec)
     findings += rules.carry_change(program, rec)
     if argnums:
