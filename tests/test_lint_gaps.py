@@ -8,8 +8,10 @@ from ``jnp.result_type``, never pasted.
 from __future__ import annotations
 
 import inspect
+import re
 import warnings
 from collections.abc import Sequence
+from pathlib import Path
 
 import jax
 import jax.numpy as jnp
@@ -19,7 +21,7 @@ from jax import ShapeDtypeStruct as S
 from jax._src.numpy import ufuncs as jax_ufuncs
 
 import weaktrace as wt
-from tests.lint_programs import planted
+from tests.lint_programs import planted, refused
 
 f32 = jnp.float32
 
@@ -203,3 +205,57 @@ def test_a_weak_scalar_in_a_contraction_takes_the_arrays_dtype():
     # a weak float still makes an integer array floating, as i8 * 0.5
     assert _promotes([i32, 2.5])
     assert wt.lint(lambda i: jnp.dot(i, 2.5), i32).kinds() == ["implicit-promotion"]
+
+
+# ------------------------------------------------------ refused loops: the body's line
+
+I32 = S((), jnp.int32)
+REFUSED = {
+    "while_body": (I32,),
+    "fori_body": (I32,),
+    "fori_dynamic": (I32, I32),
+    "scan_body": (S((3,), f32),),
+    "pytree_carry": (I32,),
+    "nested_loops": (I32,),
+    "cond_branches": (S((), jnp.bool_), I32),
+    "switch_branches": (I32, I32),
+}
+
+
+def _marked(module, tag: str) -> dict[str, int]:
+    """CASE -> line of the module's ``# tag(CASE)`` comment."""
+    found = {}
+    path = Path(inspect.getsourcefile(module))
+    for n, text in enumerate(path.read_text().splitlines(), start=1):
+        m = re.search(rf"# {tag}\((\w+)\)", text)
+        if m:
+            found[m.group(1)] = n
+    return found
+
+
+def test_every_refused_case_is_marked():
+    assert set(_marked(refused, "expect")) == set(REFUSED) == set(_marked(refused, "call"))
+
+
+@pytest.mark.parametrize("case", sorted(REFUSED))
+def test_a_refused_loop_or_cond_is_found_at_the_bodys_line(case):
+    fn, args = getattr(refused, case), REFUSED[case]
+    with pytest.raises(TypeError):  # jax refuses it: the oracle that this is a refusal
+        jax.make_jaxpr(fn)(*args)
+    report = wt.lint(fn, *args)
+    body, call = _marked(refused, "expect")[case], _marked(refused, "call")[case]
+    assert [(f.kind, f.line) for f in report] == [("carry-change", body)], str(report)
+    assert report[0].file == inspect.getsourcefile(refused)
+    assert f"at line {call}" in report[0].message, str(report)
+
+
+def test_lint_puts_back_what_it_wrapped_in_jax():
+    from jax._src import dtypes as jax_dtypes
+    from jax._src.lax.control_flow import conditionals, loops
+
+    before = (loops._check_carry_type, conditionals._check_branch_outputs, jax_dtypes.warnings)
+    for case in ("while_body", "cond_branches"):
+        assert wt.lint(getattr(refused, case), *REFUSED[case]).kinds() == ["carry-change"]
+    assert wt.lint(planted.requested_f64, S((3,), f32)).kinds() == ["x64-truncation"]
+    after = (loops._check_carry_type, conditionals._check_branch_outputs, jax_dtypes.warnings)
+    assert after == before and jax_dtypes.warnings is warnings

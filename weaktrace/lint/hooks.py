@@ -1,8 +1,10 @@
 """What jax's trace loses, recorded while it runs: requested 64-bit dtypes (jax's own
 "Explicitly requested dtype" warnings), 64-bit numpy constants given to jax.numpy's
 ufuncs and operators, to ``jnp.array``/``jnp.asarray``, as ``jnp.full``'s fill value or
-straight to a primitive (``lax.mul(x, np.float64(2))``), and Python int literals that
-wrap when jax converts them to a narrower dtype.
+straight to a primitive (``lax.mul(x, np.float64(2))``), Python int literals that
+wrap when jax converts them to a narrower dtype, the verdict on each conversion of
+jax.numpy's promotion helpers (operands of two dtypes met, or the function made its
+one dtype inexact), and the jaxprs of a loop or cond jax refuses (the body's line).
 
 The hooks wrap a few jax functions for the duration of one trace (restored after, also
 on error) and record each event with the user's file and line. One lint at a time
@@ -30,10 +32,12 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 import numpy as np
-from jax._src import core, source_info_util
+from jax._src import api_util, core, source_info_util
 from jax._src import dtypes as jdtypes
 from jax._src.interpreters import partial_eval as pe
 from jax._src.lax import lax as jlax
+from jax._src.lax.control_flow import conditionals as jconditionals
+from jax._src.lax.control_flow import loops as jloops
 from jax._src.numpy import ufunc_api
 from jax._src.numpy import util as jnp_util
 
@@ -66,6 +70,20 @@ class Promotion:
 
 
 @dataclass
+class Refusal:
+    """A loop or cond jax refused because a carry or branch output changed type: the
+    jaxprs jax had traced (the body; or the two branches it compared, the second last)
+    and the mismatching output positions, for the rules to find the body's line."""
+
+    api: str  # the jax function the user called: while_loop, fori_loop, scan, cond, switch
+    where: SourceInfo | None  # the user's line of that call
+    jaxprs: tuple[Any, ...]
+    mismatched: tuple[int, ...]
+    before: tuple[str, ...]  # per mismatched output: the carry in (the first branch's)
+    after: tuple[str, ...]  # and the body's (the other branch's)
+
+
+@dataclass
 class Recorder:
     x64: list[Event] = field(default_factory=list)
     overflow: list[Event] = field(default_factory=list)
@@ -76,6 +94,7 @@ class Recorder:
     # name-stack scope PROMOTION_SCOPE + str(k)
     promotions: list[Promotion] = field(default_factory=list)
     folded: set[int] = field(default_factory=set)  # the promotions jax folded away
+    refused: list[Refusal] = field(default_factory=list)
 
 
 def user_here(tb: Any = None) -> SourceInfo | None:
@@ -227,6 +246,40 @@ def _recording(x64: bool) -> Iterator[Recorder]:
         branch_lines(list(branches))
         return orig_switch(index, branches, *args, **kwargs)
 
+    def check_carry(name: str, body: Any, in_carry: Any, out_carry: Any) -> Any:
+        try:
+            return orig_check_carry(name, body, in_carry, out_carry)
+        except TypeError:
+            if mine():
+                outs = list(out_carry)
+                bodies = _jaxprs_in(sys._getframe(1), lambda avals: avals[: len(outs)] == outs)
+                refused(bodies[:1], list(in_carry), outs)
+            raise
+
+    def check_branches(
+        api_name: str, name1: str, name2: str, f1: Any, f2: Any, out_avals1: Any, out_avals2: Any
+    ) -> None:
+        try:
+            return orig_check_branches(api_name, name1, name2, f1, f2, out_avals1, out_avals2)
+        except TypeError:
+            if mine():
+                frame, first, second = sys._getframe(1), list(out_avals1), list(out_avals2)
+                one = _branch_jaxpr(frame, f1, first)
+                two = _branch_jaxpr(frame, f2, second)
+                refused([one, two] if one is not None and two is not None else [], first, second)
+            raise
+
+    def refused(jaxprs: list[Any], ins: list[Any], outs: list[Any]) -> None:
+        pairs = zip(ins, outs, strict=False)
+        bad = tuple(i for i, (a, b) in enumerate(pairs) if not core.typematch(a, b))
+        if jaxprs and bad:
+            before = tuple(ins[i].str_short() for i in bad)
+            after = tuple(outs[i].str_short() for i in bad)
+            where = user_here()
+            rec.refused.append(Refusal(_api_called(), where, tuple(jaxprs), bad, before, after))
+
+    orig_check_carry = jloops._check_carry_type
+    orig_check_branches = jconditionals._check_branch_outputs
     orig_cond, orig_switch = jax.lax.cond, jax.lax.switch
     orig_ufunc = ufunc_api.ufunc.__call__
     orig_bind = core.Primitive.bind
@@ -241,6 +294,8 @@ def _recording(x64: bool) -> Iterator[Recorder]:
         jnp.array, jnp.asarray = (make_array(f) for f in orig_arrays)
         core.Primitive.bind = bind  # type: ignore[method-assign]
         jax.lax.cond, jax.lax.switch = cond, switch
+        jloops._check_carry_type = check_carry
+        jconditionals._check_branch_outputs = check_branches
         if orig_fold is not None:
             pe.const_fold_rules[cet] = fold
         yield rec
@@ -251,6 +306,8 @@ def _recording(x64: bool) -> Iterator[Recorder]:
         jnp.array, jnp.asarray = orig_arrays
         core.Primitive.bind = orig_bind  # type: ignore[method-assign]
         jax.lax.cond, jax.lax.switch = orig_cond, orig_switch
+        jloops._check_carry_type = orig_check_carry
+        jconditionals._check_branch_outputs = orig_check_branches
         if orig_fold is not None:
             pe.const_fold_rules[cet] = orig_fold
 
@@ -321,6 +378,57 @@ def _folded_promotion(frame: Any) -> int | None:
             return promotion_mark(eqn.source_info.name_stack)
         frame = frame.f_back
     return None
+
+
+def _jaxprs_in(frame: Any, outputs: Any) -> list[Any]:
+    """The jaxprs (closed or open) held by a frame's locals, directly or in a list or
+    tuple, whose output avals satisfy `outputs` (in the order the locals hold them)."""
+    found: list[Any] = []
+    for value in frame.f_locals.values():
+        items = value if isinstance(value, list | tuple) else (value,)
+        for item in items:
+            avals = _out_avals(item)
+            if avals is not None and outputs(avals) and all(item is not f for f in found):
+                found.append(item)
+    return found
+
+
+def _branch_jaxpr(frame: Any, fn: Any, out_avals: list[Any]) -> Any:
+    """The jaxpr jax traced from branch function `fn` (its debug info names the same
+    source), among those in `frame` with these output avals."""
+    found = _jaxprs_in(frame, lambda avals: avals == out_avals)
+    src = api_util.fun_sourceinfo(fn)
+    named = [j for j in found if getattr(_debug_info(j), "func_src_info", None) == src]
+    return (named or found or [None])[0]
+
+
+def _debug_info(jaxpr: Any) -> Any:
+    return getattr(getattr(jaxpr, "jaxpr", jaxpr), "debug_info", None)
+
+
+def _out_avals(jaxpr: Any) -> list[Any] | None:
+    if isinstance(jaxpr, core.ClosedJaxpr):
+        return list(jaxpr.out_avals)
+    if isinstance(jaxpr, core.Jaxpr):
+        return [v.aval for v in jaxpr.outvars]
+    return None
+
+
+def _api_called() -> str:
+    """The jax.lax control-flow function the user's code called: the outermost public
+    function of jax's control_flow package below the user's frame (fori_loop, not the
+    scan it runs)."""
+    frame: types.FrameType | None = sys._getframe(1)
+    api = "loop or cond"
+    while frame is not None and not _user_file(frame.f_code.co_filename):
+        code = frame.f_code
+        if code.co_filename.startswith(_CONTROL_FLOW_DIR) and not code.co_name.startswith("_"):
+            api = code.co_name
+        frame = frame.f_back
+    return api
+
+
+_CONTROL_FLOW_DIR = os.path.dirname(os.path.abspath(jloops.__file__)) + os.sep
 
 
 _FULL_CODE = jlax.full.__code__

@@ -224,7 +224,10 @@ class _Importer:
 
 
 def import_jaxpr(closed_jaxpr: Any, where: SourceInfo | None = None) -> tuple[Program, Meta]:
-    """A ClosedJaxpr as a weaktrace Program, and the per-equation facts the rules use."""
+    """A ClosedJaxpr (or an open Jaxpr) as a weaktrace Program, and the per-equation
+    facts the rules use."""
     imp = _Importer()
+    if hasattr(closed_jaxpr, "eqns"):  # an open Jaxpr
+        return imp.program(closed_jaxpr, (), where), imp.meta
     prog = imp.program(closed_jaxpr.jaxpr, closed_jaxpr.consts, where)
     return prog, imp.meta

@@ -6,8 +6,8 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from weaktrace.ir.values import AbstractValue, Equation, Literal, Program, SourceInfo, Var
-from weaktrace.lint.hooks import Promotion, Recorder, out_of_range
-from weaktrace.lint.importer import Meta
+from weaktrace.lint.hooks import Promotion, Recorder, Refusal, out_of_range
+from weaktrace.lint.importer import Meta, import_jaxpr
 from weaktrace.lint.report import Finding
 
 # Ops that only move or reshape values: a promotion's convert may pass through them
@@ -491,6 +491,42 @@ def _branches(
         )
         if f is not None:
             out.append(f)
+
+
+def refused(ref: Refusal) -> list[Finding]:
+    """A loop or cond jax refused (a carry or branch output changed type): one finding
+    per mismatched output at the expression of the body (the branch) that computes it,
+    the loop's or cond's line kept in the message."""
+    programs = [import_jaxpr(j, ref.where)[0] for j in ref.jaxprs]
+    branches = len(programs) > 1
+    out = []
+    for i, before, after in zip(ref.mismatched, ref.before, ref.after, strict=True):
+        where = None
+        # the branch jax compared last first: when it passes an operand through
+        # unchanged, the first branch computed the other type
+        for prog in reversed(programs):
+            atom = prog.outvars[i]
+            if _computed(atom, prog):
+                where = _origin(atom, prog, None)
+                break
+        call = ref.where
+        at = "" if call is None else f" at line {call.line}"
+        if where is not None and call is not None and where.file != call.file:
+            at = f" at {call.file}:{call.line}"
+        # fori_loop's carry sits among jax's own (the counter): no index for it
+        carry = "the carry" if ref.api == "fori_loop" else f"carry {i}"
+        want, got = before.split("[")[0], after.split("[")[0]
+        what = (
+            f"output {i} is {before} in one branch and {after} in another; give every "
+            f"branch the same dtype"
+            if branches
+            else f"{carry} enters as {before} and the body returns {after}; cast the "
+            f"body's result with .astype({want}) or start the carry as {got}"
+        )
+        f = _finding("carry-change", where or call, f"jax rejects the {ref.api}{at}: {what}")
+        if f is not None:
+            out.append(f)
+    return out
 
 
 # --------------------------------------------------------------------------- weak-flip
