@@ -60,6 +60,7 @@ class Promotion:
     (``jnp.sin(i32)``: one integer dtype made floating by its documented semantics)."""
 
     strong: tuple[str, ...]
+    weak: tuple[str, ...]  # the dtypes of the weak operands that took part in the join
     joined: str
     to: str
     mixed: bool
@@ -362,9 +363,34 @@ def _promotion(operand: Any, new_dtype: Any, frame: Any) -> Promotion | None:
         return None
     if to == before:
         return None
+    weak = [a for a in operands if jdtypes.is_weakly_typed(a)]
+    if weak and strong and not _weak_from_user(weak, frame):
+        # jax's own weak default (jnp.unwrap's period=2*pi) makes the function's
+        # result inexact, as its documented semantics: not the user's mixing
+        joined, weak = np.dtype(jdtypes.result_type(*strong)), []
     mixed = any(d != joined for d in strong)
     where = user_here() if mixed else None
-    return Promotion(tuple(d.name for d in strong), joined.name, to.name, mixed, before.name, where)
+    names = tuple(d.name for d in strong)
+    weak_names = tuple(np.dtype(jdtypes.dtype(w)).name for w in weak)
+    return Promotion(names, weak_names, joined.name, to.name, mixed, before.name, where)
+
+
+def _weak_from_user(weak: list[Any], frame: Any) -> bool:
+    """Whether the user's call passed a weak value (a Python scalar, a weak array) of
+    the kind of one of these weak operands: the call's arguments are the locals of the
+    jax function the user called, the frame below the user's."""
+    api = None
+    while frame is not None and not _user_file(frame.f_code.co_filename):
+        api, frame = frame, frame.f_back
+    if frame is None or api is None:
+        return True  # no user frame: count them, as jax does
+    passed = set()
+    for value in api.f_locals.values():
+        items = tuple(value.values()) if isinstance(value, dict) else value
+        for item in items if isinstance(items, list | tuple) else (value,):
+            if jdtypes.is_weakly_typed(item):
+                passed.add(np.dtype(jdtypes.dtype(item)).kind)
+    return any(np.dtype(jdtypes.dtype(w)).kind in passed for w in weak)
 
 
 def _folded_promotion(frame: Any) -> int | None:

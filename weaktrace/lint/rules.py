@@ -109,7 +109,7 @@ def _folded(meta: Meta, seen: Sequence[Promotion], folded: set[int]) -> list[Fin
     for k in sorted(folded - marked):
         mark = seen[k]
         if mark.mixed and mark.where is not None:
-            others = [d for d in mark.strong if d != mark.operand] or list(mark.strong)
+            others = _others(mark, mark.operand)
             f = _finding(
                 "implicit-promotion",
                 mark.where,
@@ -120,6 +120,12 @@ def _folded(meta: Meta, seen: Sequence[Promotion], folded: set[int]) -> list[Fin
             if f is not None:
                 out.append(f)
     return out
+
+
+def _others(mark: Promotion, operand: str) -> list[str]:
+    """What the converted operand met: the other strong dtypes, the weak scalars."""
+    strong = [d for d in mark.strong if d != operand]
+    return strong + [f"a weak {d.rstrip('0123456789')} scalar" for d in mark.weak] or [operand]
 
 
 def _promotion_of(conv: Equation, meta: Meta, seen: Sequence[Promotion]) -> Promotion | None:
@@ -142,7 +148,7 @@ def _unmet(
             if id(conv) in meta.transposed:
                 continue
             src = conv.inputs[0].aval
-            others = [d for d in mark.strong if d != src.dt.name] or list(mark.strong)
+            others = _others(mark, src.dt.name)
             # inside a jitted jnp function the traceback ends at that function
             frames = meta.frames.get(id(conv), ())
             call = meta.caller.get(id(conv)) or (frames[-1] if frames else "jax.numpy")
