@@ -284,3 +284,20 @@ def test_lint_puts_back_what_it_wrapped_in_jax():
     assert wt.lint(planted.requested_f64, S((3,), f32)).kinds() == ["x64-truncation"]
     after = (loops._check_carry_type, conditionals._check_branch_outputs, jax_dtypes.warnings)
     assert after == before and jax_dtypes.warnings is warnings
+
+
+def test_a_numpy_scalar_jax_folds_into_a_literal_is_still_found():
+    # the conversion of a constant leaves no equation: jax folds it as it binds it
+    # (select), or as it inlines the jit that holds it (operators, where, clip)
+    calls = {
+        "select": lambda x, c: jnp.select([x > 0], [c], x),
+        "where": lambda x, c: jnp.where(x > 0, x, c),
+        "clip": lambda x, c: jnp.clip(x, c, c + c),
+        "multiply": lambda x, c: x * c,
+    }
+    for name, call in calls.items():
+        for c in (np.int32(1), np.float32(1), np.int8(1)):
+            report = wt.lint(lambda x, call=call, c=c: call(x, c), f32a)
+            got = [f for f in report if f.kind == "implicit-promotion"]
+            assert bool(got) == _promotes([f32a, c]), (name, c, str(report))
+            assert all(f.file == __file__ for f in report), str(report)

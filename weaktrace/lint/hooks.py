@@ -217,7 +217,10 @@ def _recording(x64: bool) -> Iterator[Recorder]:
         if c is not None and isinstance(c, int) and _weak_const(c) and mine():
             literal(int(c), params.get("new_dtype"))
         if mine():
-            k = _folded_promotion(sys._getframe(1))
+            # a marked convert folded as it is bound (its scope is the current one), or
+            # as jax inlines the jit that holds it
+            k = promotion_mark(source_info_util.current().name_stack)
+            k = _folded_promotion(sys._getframe(1)) if k is None else k
             if k is not None:
                 rec.folded.add(k)
         assert orig_fold is not None

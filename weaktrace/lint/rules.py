@@ -152,6 +152,7 @@ def _unmet(
             # inside a jitted jnp function the traceback ends at that function
             frames = meta.frames.get(id(conv), ())
             call = meta.caller.get(id(conv)) or (frames[-1] if frames else "jax.numpy")
+            call = call.lstrip("_")  # jnp.where's jit is _where
             f = _finding(
                 "implicit-promotion",
                 conv.source_info,
