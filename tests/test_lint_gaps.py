@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import inspect
 import re
+import threading
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
@@ -65,6 +66,30 @@ def test_the_users_filters_hold_during_lint_and_x64_is_found_under_any_of_them()
             raise AssertionError("the user's warning was not raised under their filter")
         # jax's requested-dtype warning is lint's to record, not an error
         assert wt.lint(planted.requested_f64, S((3,), f32)).kinds() == ["x64-truncation"]
+
+
+def _asks_f64_elsewhere(x):
+    # another thread's jax code during the trace: its warning is the user's to see
+    worker = threading.Thread(target=lambda: jnp.zeros(3, jnp.float64))
+    worker.start()
+    worker.join()
+    return x + 1
+
+
+def test_another_threads_requested_dtype_warning_reaches_the_user_not_the_report():
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        report = wt.lint(_asks_f64_elsewhere, S((3,), f32))
+    assert not report, str(report)
+    texts = [(str(w.message), w.filename) for w in seen]
+    assert any("Explicitly requested dtype float64" in t for t, _ in texts), texts
+    # still attributed where jax attributes it (the stand-in adds no frame)
+    with warnings.catch_warnings(record=True) as direct:
+        warnings.simplefilter("always")
+        worker = threading.Thread(target=lambda: jnp.zeros(3, jnp.float64))
+        worker.start()
+        worker.join()
+    assert {f for t, f in texts if "float64" in t} == {w.filename for w in direct}
 
 
 # -------------------------------- jax.numpy's own inexact conversion vs. a real promotion
