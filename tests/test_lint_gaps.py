@@ -326,3 +326,25 @@ def test_a_numpy_scalar_jax_folds_into_a_literal_is_still_found():
             got = [f for f in report if f.kind == "implicit-promotion"]
             assert bool(got) == _promotes([f32a, c]), (name, c, str(report))
             assert all(f.file == __file__ for f in report), str(report)
+
+
+def test_promotion_marks_are_read_only_with_the_run_that_made_them():
+    from weaktrace.lint import rules
+    from weaktrace.lint.hooks import recording
+    from weaktrace.lint.importer import import_jaxpr
+
+    from jax._src import config
+
+    # a fresh trace context, as lint uses: jax's caches miss and jnp.hypot is traced
+    fresh = config.hlo_source_file_canonicalization_regex("(?!)test-lint-gaps-marks")
+    with fresh, recording(False) as first:
+        closed = jax.make_jaxpr(_hypot)(i32, f32a)
+    with recording(False) as second:
+        jax.make_jaxpr(_hypot)(i32, f32a)
+    program, meta = import_jaxpr(closed)
+    assert first.token != second.token and meta.promotion
+    assert set(rules._marks(meta, first).values()) <= set(first.promotions)
+    assert rules._marks(meta, first) and not rules._marks(meta, second)
+    assert [f.kind for f in rules.implicit_promotion(program, meta, first)] == [
+        "implicit-promotion"
+    ]

@@ -20,6 +20,7 @@ import contextlib
 import dis
 import functools
 import inspect
+import itertools
 import os
 import sys
 import threading
@@ -70,6 +71,9 @@ class Promotion:
     where: SourceInfo | None = None
 
 
+_TOKENS = itertools.count()
+
+
 @dataclass
 class Refusal:
     """A loop or cond jax refused because a carry or branch output changed type: the
@@ -92,8 +96,10 @@ class Recorder:
     # order of the cond equation's branches (cond: false first)
     branches: dict[tuple[str, int], list[SourceInfo | None]] = field(default_factory=dict)
     # the conversions of jnp's promotion helpers; the k-th one's equation carries the
-    # name-stack scope PROMOTION_SCOPE + str(k)
+    # name-stack scope f"{PROMOTION_SCOPE}{token}_{k}" (token: this run's, so that a
+    # jaxpr a cache kept from another run is never read with this run's records)
     promotions: list[Promotion] = field(default_factory=list)
+    token: int = field(default_factory=lambda: next(_TOKENS))
     folded: set[int] = field(default_factory=set)  # the promotions jax folded away
     refused: list[Refusal] = field(default_factory=list)
 
@@ -195,7 +201,7 @@ def _recording(x64: bool) -> Iterator[Recorder]:
             if found is not None:
                 # the scope marks the equation: the rules read the verdict from it
                 rec.promotions.append(found)
-                scope = f"{PROMOTION_SCOPE}{len(rec.promotions) - 1}"
+                scope = f"{PROMOTION_SCOPE}{rec.token}_{len(rec.promotions) - 1}"
                 with source_info_util.extend_name_stack(scope):
                     return orig_convert(operand, new_dtype, *args, **kwargs)
         return orig_convert(operand, new_dtype, *args, **kwargs)
@@ -219,10 +225,10 @@ def _recording(x64: bool) -> Iterator[Recorder]:
         if mine():
             # a marked convert folded as it is bound (its scope is the current one), or
             # as jax inlines the jit that holds it
-            k = promotion_mark(source_info_util.current().name_stack)
-            k = _folded_promotion(sys._getframe(1)) if k is None else k
-            if k is not None:
-                rec.folded.add(k)
+            mark = promotion_mark(source_info_util.current().name_stack)
+            mark = _folded_promotion(sys._getframe(1)) if mark is None else mark
+            if mark is not None and mark[0] == rec.token:
+                rec.folded.add(mark[1])
         assert orig_fold is not None
         return orig_fold(consts, params, out_avals)
 
@@ -396,7 +402,7 @@ def _weak_from_user(weak: list[Any], frame: Any) -> bool:
     return any(np.dtype(jdtypes.dtype(w)).kind in passed for w in weak)
 
 
-def _folded_promotion(frame: Any) -> int | None:
+def _folded_promotion(frame: Any) -> tuple[int, int] | None:
     """The promotion mark of the equation jax is folding (inlining a jit whose argument
     is a constant, jax folds the equations of its body: the caller holds `eqn`)."""
     for _ in range(3):

@@ -36,9 +36,10 @@ _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.
 _LAX_DIR = os.path.dirname(os.path.abspath(jlax.__file__)) + os.sep
 _PRIMITIVES: dict[str, Primitive] = {}
 # the name-stack scope the lint hooks give a conversion of jnp's promotion helpers,
-# followed by the index of its record (weaktrace.lint.hooks.Promotion)
+# followed by "<run>_<index>": the lint run (its Recorder's token) and the index of its
+# record (weaktrace.lint.hooks.Promotion) in that run
 PROMOTION_SCOPE = "weaktrace_lint_promotion_"
-_PROMOTION_RE = re.compile(re.escape(PROMOTION_SCOPE) + r"(\d+)")
+_PROMOTION_RE = re.compile(re.escape(PROMOTION_SCOPE) + r"(\d+)_(\d+)")
 # jit params about placement and compilation, which jax's own jaxpr printing hides too
 _NOISE = frozenset(
     {
@@ -67,10 +68,10 @@ def primitive(name: str, multiple_results: bool = False) -> Primitive:
     return p
 
 
-def promotion_mark(name_stack: Any) -> int | None:
-    """The hooks' promotion record index in an equation's name stack, if any."""
+def promotion_mark(name_stack: Any) -> tuple[int, int] | None:
+    """The hooks' promotion mark in an equation's name stack: (run, record index)."""
     found = _PROMOTION_RE.search(str(name_stack))
-    return int(found.group(1)) if found else None
+    return (int(found.group(1)), int(found.group(2))) if found else None
 
 
 def aval_of(aval: Any) -> AbstractValue:
@@ -97,8 +98,8 @@ class Meta:
     # equations of a gradient's backward pass (jax's transpose of the user's operations:
     # they repeat the forward pass's promotions)
     transposed: set[int] = field(default_factory=set)
-    # equation id -> index of the hooks' record of the promotion that converted it
-    promotion: dict[int, int] = field(default_factory=dict)
+    # equation id -> the hooks' mark of the promotion that converted it (run, index)
+    promotion: dict[int, tuple[int, int]] = field(default_factory=dict)
 
 
 def user_source(tb: Any) -> SourceInfo | None:

@@ -60,7 +60,7 @@ def implicit_promotion(program: Program, meta: Meta, rec: Recorder | None = None
     one's dtype) are a promotion, one dtype made inexact by the function is not."""
     out: list[Finding] = []
     found: set[int] = set()  # the converts reported where they meet another operand
-    seen = rec.promotions if rec is not None else []
+    marks = _marks(meta, rec)
     for prog in walk(program):
         made = _producers(prog)
         for eqn in prog.equations:
@@ -75,10 +75,10 @@ def implicit_promotion(program: Program, meta: Meta, rec: Recorder | None = None
                 continue
             promoted = []
             for atom in eqn.inputs:
-                conv = _promotion_convert(atom, eqn, made, meta, seen)
+                conv = _promotion_convert(atom, eqn, made, meta, marks)
                 if conv is not None:
                     promoted.append((atom, conv))
-            if _inexact_only(eqn, promoted, meta):
+            if _inexact_only(eqn, promoted, meta, marks):
                 continue
             for atom, conv in promoted:
                 src, dst = conv.inputs[0].aval, conv.outputs[0].aval
@@ -97,17 +97,28 @@ def implicit_promotion(program: Program, meta: Meta, rec: Recorder | None = None
                 if f is not None:
                     found.add(id(conv))
                     out.append(f)
-    folded = rec.folded if rec is not None else set()
-    return out + _unmet(program, meta, seen, found) + _folded(meta, seen, folded)
+    out += _unmet(program, meta, marks, found)
+    return out + (_folded(meta, rec) if rec is not None else [])
 
 
-def _folded(meta: Meta, seen: Sequence[Promotion], folded: set[int]) -> list[Finding]:
+def _marks(meta: Meta, rec: Recorder | None) -> dict[int, Promotion]:
+    """Equation id -> the hooks' record of the promotion that made it (this run's)."""
+    if rec is None:
+        return {}
+    return {
+        key: rec.promotions[k]
+        for key, (run, k) in meta.promotion.items()
+        if run == rec.token and k < len(rec.promotions)
+    }
+
+
+def _folded(meta: Meta, rec: Recorder) -> list[Finding]:
     """Mixed promotions of a constant that jax folded into a literal (no equation
     carries them): ``x_f32 + np.int32(2)``, at the line the hooks saw."""
-    marked = set(meta.promotion.values())
+    marked = {k for run, k in meta.promotion.values() if run == rec.token}
     out = []
-    for k in sorted(folded - marked):
-        mark = seen[k]
+    for k in sorted(rec.folded - marked):
+        mark = rec.promotions[k]
         if mark.mixed and mark.where is not None:
             others = _others(mark, mark.operand)
             f = _finding(
@@ -128,13 +139,8 @@ def _others(mark: Promotion, operand: str) -> list[str]:
     return strong + [f"a weak {d.rstrip('0123456789')} scalar" for d in mark.weak] or [operand]
 
 
-def _promotion_of(conv: Equation, meta: Meta, seen: Sequence[Promotion]) -> Promotion | None:
-    k = meta.promotion.get(id(conv))
-    return seen[k] if k is not None and k < len(seen) else None
-
-
 def _unmet(
-    program: Program, meta: Meta, seen: Sequence[Promotion], found: set[int]
+    program: Program, meta: Meta, marks: dict[int, Promotion], found: set[int]
 ) -> list[Finding]:
     """Mixed promotions whose converted operand meets the other only after a unary
     step (``jnp.hypot(i32, f32)`` takes abs first, ``jnp.copysign`` the sign bit):
@@ -142,7 +148,7 @@ def _unmet(
     out = []
     for prog in walk(program):
         for conv in prog.equations:
-            mark = _promotion_of(conv, meta, seen)
+            mark = marks.get(id(conv))
             if mark is None or not mark.mixed or id(conv) in found:
                 continue
             if id(conv) in meta.transposed:
@@ -170,14 +176,16 @@ def _unmet(
 _INEXACT = ("promote_args_inexact", "promote_dtypes_inexact")
 
 
-def _inexact_only(eqn: Equation, promoted: list[tuple[Any, Equation]], meta: Meta) -> bool:
+def _inexact_only(
+    eqn: Equation, promoted: list[tuple[Any, Equation]], meta: Meta, marks: dict[int, Promotion]
+) -> bool:
     """Whether the only conversion is the operation's own: a true division or an
     inexact function (``jnp.arange(n) / n``, ``i / j``) makes its integer operands
     floating, all of one integer dtype, the others being constants. Operands of
     different dtypes meeting (``i32 / f32``) and a weak Python float making integers
     floating (``count / 100.0``, as ``i8 * 0.5``) are still promotions."""
-    if any(id(c) in meta.promotion for _, c in promoted):
-        return False  # the hooks saw operands of two dtypes meet
+    if any(id(c) in marks for _, c in promoted):
+        return False  # the hooks saw operands of two dtypes meet (own ones are not here)
     if not promoted or any(c.params.get("weak_type") for _, c in promoted):
         return False  # a weak Python float made them floating (count / 100.0)
     # jnp's true_divide is an inlined jit: its equations carry the operator's frames
@@ -225,7 +233,7 @@ def _promotion_convert(
     user: Equation,
     made: dict[Var, Equation],
     meta: Meta,
-    seen: Sequence[Promotion] = (),
+    marks: dict[int, Promotion],
 ) -> Equation | None:
     """The convert_element_type of jnp's promotion that produced `atom`, if any (by the
     hooks' verdict when they saw it, else by where the convert was made)."""
@@ -240,7 +248,7 @@ def _promotion_convert(
     x = eqn.inputs[0]
     if isinstance(x, Literal) or x.aval.weak_type or x.aval.dt is eqn.outputs[0].aval.dt:
         return None
-    mark = _promotion_of(eqn, meta, seen)
+    mark = marks.get(id(eqn))
     if mark is not None:
         return eqn if mark.mixed else None
     frames = meta.frames.get(id(eqn), ())
