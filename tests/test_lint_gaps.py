@@ -329,11 +329,11 @@ def test_a_numpy_scalar_jax_folds_into_a_literal_is_still_found():
 
 
 def test_promotion_marks_are_read_only_with_the_run_that_made_them():
+    from jax._src import config
+
     from weaktrace.lint import rules
     from weaktrace.lint.hooks import recording
     from weaktrace.lint.importer import import_jaxpr
-
-    from jax._src import config
 
     # a fresh trace context, as lint uses: jax's caches miss and jnp.hypot is traced
     fresh = config.hlo_source_file_canonicalization_regex("(?!)test-lint-gaps-marks")
