@@ -190,6 +190,17 @@ def test_no_jax_numpy_function_of_one_integer_array_is_a_promotion():
     assert not wt.lint(lambda p: jnp.unwrap(p, axis=0), x)  # an int argument joins nothing
 
 
+def test_jax_numpys_own_constants_are_not_the_users_operands():
+    # jnp.select stacks its own False with the conditions: float conditions are joined
+    # with a bool jax made, not one the user passed
+    c, x = S((3,), f32), S((3,), f32)
+    assert not _promotes([c, x])
+    assert not wt.lint(lambda c, x: jnp.select([c], [x]), c, x)
+    # the user's own constants still count: a numpy int32 choice beside float32 ones
+    report = wt.lint(lambda c, x: jnp.select([c], [np.int32(1)], x), c, x)
+    assert _promotes([x, np.int32(1)]) and report.kinds() == ["implicit-promotion"]
+
+
 i32, f32a, i8, u8, bf16 = (S((3,), d) for d in (jnp.int32, f32, jnp.int8, jnp.uint8, jnp.bfloat16))
 # (traced operands, closed-over constants): strong pairs, weak Python scalars, numpy scalars
 BINARY_CASES = [

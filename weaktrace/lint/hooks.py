@@ -356,7 +356,11 @@ _PROMOTERS = frozenset(
 
 def _promotion(operand: Any, new_dtype: Any, frame: Any) -> Promotion | None:
     """The verdict on a conversion made by one of jnp's promotion helpers (their frame is
-    `frame` or its caller: a list comprehension has a frame of its own before 3.12)."""
+    `frame` or its caller: a list comprehension has a frame of its own before 3.12).
+    Mixed when the helper joins two dtypes (or a weak scalar changes a strong operand's)
+    and so do the operands of the user's call: jax's own constants (jnp.unwrap's default
+    period=2*pi, the False jnp.select stacks with the conditions) joined inside a call
+    whose operands are of one dtype are the function's documented semantics."""
     for _ in range(2):
         if frame is None or frame.f_code in _PROMOTERS:
             break
@@ -366,40 +370,49 @@ def _promotion(operand: Any, new_dtype: Any, frame: Any) -> Promotion | None:
     try:
         to, before = np.dtype(new_dtype), np.dtype(jdtypes.dtype(operand))
         joined = np.dtype(frame.f_locals["to_dtype"])
-        operands = frame.f_locals["args"]
+        operands = list(frame.f_locals["args"])
         strong = [np.dtype(jdtypes.dtype(a)) for a in operands if not jdtypes.is_weakly_typed(a)]
+        weak = tuple(_dtype_name(a) for a in operands if jdtypes.is_weakly_typed(a))
     except (KeyError, TypeError):  # a jax whose helpers changed: the rules' own reading
         return None
     if to == before:
         return None
-    weak = [a for a in operands if jdtypes.is_weakly_typed(a)]
-    if weak and strong and not _weak_from_user(weak, frame):
-        # jax's own weak default (jnp.unwrap's period=2*pi) makes the function's
-        # result inexact, as its documented semantics: not the user's mixing
-        joined, weak = np.dtype(jdtypes.result_type(*strong)), []
-    mixed = any(d != joined for d in strong)
+    mixed = any(d != joined for d in strong) and _user_call_joins_two(frame)
     where = user_here() if mixed else None
     names = tuple(d.name for d in strong)
-    weak_names = tuple(np.dtype(jdtypes.dtype(w)).name for w in weak)
-    return Promotion(names, weak_names, joined.name, to.name, mixed, before.name, where)
+    return Promotion(names, weak, joined.name, to.name, mixed, before.name, where)
 
 
-def _weak_from_user(weak: list[Any], frame: Any) -> bool:
-    """Whether the user's call passed a weak value (a Python scalar, a weak array) of
-    the kind of one of these weak operands: the call's arguments are the locals of the
-    jax function the user called, the frame below the user's."""
+def _dtype_name(x: Any) -> str:
+    return np.dtype(jdtypes.dtype(x)).name
+
+
+def _user_call_joins_two(frame: Any) -> bool:
+    """Whether jnp.result_type of the operands of the user's call differs from one of
+    their strong dtypes. The call's operands are the array-like locals of the jax
+    function the user called, the frame below the user's (when no user frame is on the
+    stack, or they do not join, the helper's verdict stands)."""
     api = None
     while frame is not None and not _user_file(frame.f_code.co_filename):
         api, frame = frame, frame.f_back
     if frame is None or api is None:
-        return True  # no user frame: count them, as jax does
-    passed = set()
+        return True
+    operands = []
     for value in api.f_locals.values():
         items = tuple(value.values()) if isinstance(value, dict) else value
         for item in items if isinstance(items, list | tuple) else (value,):
-            if jdtypes.is_weakly_typed(item):
-                passed.add(np.dtype(jdtypes.dtype(item)).kind)
-    return any(np.dtype(jdtypes.dtype(w)).kind in passed for w in weak)
+            # Python bools are flags (keepdims=False, __tracebackhide__), not operands
+            if isinstance(item, _ARRAY_LIKE) and type(item) is not bool:
+                operands.append(item)
+    try:
+        joined = np.dtype(jdtypes.result_type(*operands))
+        strong = [np.dtype(jdtypes.dtype(a)) for a in operands if not jdtypes.is_weakly_typed(a)]
+    except (TypeError, ValueError):  # operands jax does not join (keys, float0)
+        return True
+    return any(d != joined for d in strong)
+
+
+_ARRAY_LIKE = (int, float, complex, np.generic, np.ndarray, jax.Array, core.Tracer)
 
 
 def _folded_promotion(frame: Any) -> tuple[int, int] | None:
