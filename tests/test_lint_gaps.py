@@ -359,3 +359,22 @@ def test_promotion_marks_are_read_only_with_the_run_that_made_them():
     assert [f.kind for f in rules.implicit_promotion(program, meta, first)] == [
         "implicit-promotion"
     ]
+
+
+def test_a_jnp_function_handed_to_a_transformation_is_judged_by_all_its_operands():
+    # the user's call is jax.tree.map / jax.vmap: its operands are the leaves it gets
+    ints = {"w": S((3,), jnp.int32), "b": S((2,), jnp.int32)}
+    floats = {"w": S((3,), f32), "b": S((2,), f32)}
+    line = inspect.getsourcelines(_tree_add)[1] + 1
+    report = wt.lint(_tree_add, ints, floats)
+    assert _promotes([ints["w"], floats["w"]])
+    assert [(f.kind, f.line) for f in report] == [("implicit-promotion", line)] * 2, str(report)
+    assert not wt.lint(_tree_add, ints, ints)
+    assert wt.lint(lambda a, b: jax.vmap(jnp.hypot)(a, b), i32, f32a).kinds() == [
+        "implicit-promotion"
+    ]
+    assert not wt.lint(lambda a: jax.tree.map(jnp.deg2rad, a), ints)
+
+
+def _tree_add(a, b):
+    return jax.tree.map(jnp.add, a, b)

@@ -389,29 +389,34 @@ def _dtype_name(x: Any) -> str:
 
 def _user_call_joins_two(frame: Any) -> bool:
     """Whether jnp.result_type of the operands of the user's call differs from one of
-    their strong dtypes. The call's operands are the array-like locals of the jax
-    function the user called, the frame below the user's (when no user frame is on the
-    stack, or they do not join, the helper's verdict stands)."""
+    their strong dtypes. The call's operands are the array-like leaves of the locals of
+    the jax function the user called, the frame below the user's (when no user frame is
+    on the stack, or they do not join, the helper's verdict stands)."""
     api = None
     while frame is not None and not _user_file(frame.f_code.co_filename):
         api, frame = frame, frame.f_back
     if frame is None or api is None:
         return True
-    operands = []
-    for value in api.f_locals.values():
-        items = tuple(value.values()) if isinstance(value, dict) else value
-        for item in items if isinstance(items, list | tuple) else (value,):
-            # Python bools are flags (keepdims=False, __tracebackhide__), not operands
-            if isinstance(item, _ARRAY_LIKE) and type(item) is not bool:
-                operands.append(item)
+    # one verdict per call (jax.tree.map(jnp.add, a, b) promotes once per leaf)
+    cached = _CALL_VERDICTS.get(id(api))
+    if cached is not None and cached[0] is api and cached[1] == api.f_lasti:
+        return cached[2]
+    # Python bools are flags (keepdims=False, __tracebackhide__), not operands
+    leaves = jax.tree_util.tree_leaves(list(api.f_locals.values()))
+    operands = [x for x in leaves if isinstance(x, _ARRAY_LIKE) and type(x) is not bool]
     try:
         joined = np.dtype(jdtypes.result_type(*operands))
         strong = [np.dtype(jdtypes.dtype(a)) for a in operands if not jdtypes.is_weakly_typed(a)]
+        verdict = any(d != joined for d in strong)
     except (TypeError, ValueError):  # operands jax does not join (keys, float0)
-        return True
-    return any(d != joined for d in strong)
+        verdict = True
+    if len(_CALL_VERDICTS) > 64:
+        _CALL_VERDICTS.clear()
+    _CALL_VERDICTS[id(api)] = (api, api.f_lasti, verdict)
+    return verdict
 
 
+_CALL_VERDICTS: dict[int, tuple[Any, int, bool]] = {}
 _ARRAY_LIKE = (int, float, complex, np.generic, np.ndarray, jax.Array, core.Tracer)
 
 
