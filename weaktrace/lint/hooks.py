@@ -310,6 +310,7 @@ def _recording(x64: bool) -> Iterator[Recorder]:
             pe.const_fold_rules[cet] = fold
         yield rec
     finally:
+        _CALL_VERDICTS.clear()  # they hold the frames of the user's calls
         jdtypes.warnings = orig_warnings
         jlax._convert_element_type = orig_convert
         ufunc_api.ufunc.__call__ = orig_ufunc  # type: ignore[method-assign]
