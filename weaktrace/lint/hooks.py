@@ -1,13 +1,17 @@
 """What jax's trace loses, recorded while it runs: requested 64-bit dtypes (jax's own
 "Explicitly requested dtype" warnings), 64-bit numpy constants given to jax.numpy's
 ufuncs and operators, to ``jnp.array``/``jnp.asarray``, as ``jnp.full``'s fill value or
-straight to a primitive (``lax.mul(x, np.float64(2))``), and Python int literals that
-wrap when jax converts them to a narrower dtype.
+straight to a primitive (``lax.mul(x, np.float64(2))``), Python int literals that
+wrap when jax converts them to a narrower dtype, the verdict on each conversion of
+jax.numpy's promotion helpers (operands of two dtypes met, or the function made its
+one dtype inexact), and the jaxprs of a loop or cond jax refuses (the body's line).
 
 The hooks wrap a few jax functions for the duration of one trace (restored after, also
 on error) and record each event with the user's file and line. One lint at a time
 installs them (a process-wide lock), and they record only what the linting thread
 does: jax code running at the same time in other threads is neither seen nor changed.
+Python's warnings state (filters, registries, showwarning) is never touched: jax's
+requested-dtype warning is caught where jax's dtypes module issues it.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import contextlib
 import dis
 import functools
 import inspect
+import itertools
 import os
 import sys
 import threading
@@ -28,19 +33,59 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 import numpy as np
-from jax._src import core, source_info_util
+from jax._src import api_util, core, source_info_util
+from jax._src import dtypes as jdtypes
 from jax._src.interpreters import partial_eval as pe
 from jax._src.lax import lax as jlax
+from jax._src.lax.control_flow import conditionals as jconditionals
+from jax._src.lax.control_flow import loops as jloops
 from jax._src.numpy import ufunc_api
+from jax._src.numpy import util as jnp_util
 
 from weaktrace.ir.values import SourceInfo
-from weaktrace.lint.importer import _PACKAGE_DIR, user_source
+from weaktrace.lint.importer import _PACKAGE_DIR, PROMOTION_SCOPE, promotion_mark, user_source
 
 
 @dataclass
 class Event:
     where: SourceInfo | None
     message: str
+
+
+@dataclass(frozen=True)
+class Promotion:
+    """One conversion by jax.numpy's promotion helpers: the dtypes of the strong operands
+    the function received, their join (before any "make it inexact" step) and the dtype
+    the converted operand gets. ``mixed``: operands of different dtypes met (or a weak
+    scalar changed a strong one's dtype), not the function's own conversion
+    (``jnp.sin(i32)``: one integer dtype made floating by its documented semantics)."""
+
+    strong: tuple[str, ...]
+    weak: tuple[str, ...]  # the dtypes of the weak operands that took part in the join
+    joined: str
+    to: str
+    mixed: bool
+    operand: str  # the converted operand's dtype
+    # the user's line, when mixed: jax may fold the conversion of a constant (a numpy
+    # scalar) into a literal, leaving no equation to carry the mark
+    where: SourceInfo | None = None
+
+
+_TOKENS = itertools.count()
+
+
+@dataclass
+class Refusal:
+    """A loop or cond jax refused because a carry or branch output changed type: the
+    jaxprs jax had traced (the body; or the two branches it compared, the second last)
+    and the mismatching output positions, for the rules to find the body's line."""
+
+    api: str  # the jax function the user called: while_loop, fori_loop, scan, cond, switch
+    where: SourceInfo | None  # the user's line of that call
+    jaxprs: tuple[Any, ...]
+    mismatched: tuple[int, ...]
+    before: tuple[str, ...]  # per mismatched output: the carry in (the first branch's)
+    after: tuple[str, ...]  # and the body's (the other branch's)
 
 
 @dataclass
@@ -50,6 +95,13 @@ class Recorder:
     # (file, line) of a lax.cond / lax.switch call -> its branch functions' lines, in the
     # order of the cond equation's branches (cond: false first)
     branches: dict[tuple[str, int], list[SourceInfo | None]] = field(default_factory=dict)
+    # the conversions of jnp's promotion helpers; the k-th one's equation carries the
+    # name-stack scope f"{PROMOTION_SCOPE}{token}_{k}" (token: this run's, so that a
+    # jaxpr a cache kept from another run is never read with this run's records)
+    promotions: list[Promotion] = field(default_factory=list)
+    token: int = field(default_factory=lambda: next(_TOKENS))
+    folded: set[int] = field(default_factory=set)  # the promotions jax folded away
+    refused: list[Refusal] = field(default_factory=list)
 
 
 def user_here(tb: Any = None) -> SourceInfo | None:
@@ -142,8 +194,16 @@ def _recording(x64: bool) -> Iterator[Recorder]:
         return array
 
     def convert(operand: Any, new_dtype: Any = None, *args: Any, **kwargs: Any) -> Any:
-        if type(operand) is int and mine():
-            literal(operand, new_dtype)
+        if mine():
+            if type(operand) is int:
+                literal(operand, new_dtype)
+            found = _promotion(operand, new_dtype, sys._getframe(1))
+            if found is not None:
+                # the scope marks the equation: the rules read the verdict from it
+                rec.promotions.append(found)
+                scope = f"{PROMOTION_SCOPE}{rec.token}_{len(rec.promotions) - 1}"
+                with source_info_util.extend_name_stack(scope):
+                    return orig_convert(operand, new_dtype, *args, **kwargs)
         return orig_convert(operand, new_dtype, *args, **kwargs)
 
     def bind(self: Any, *args: Any, **params: Any) -> Any:
@@ -162,23 +222,26 @@ def _recording(x64: bool) -> Iterator[Recorder]:
         # a Python int that jax canonicalized (a TypedInt, weakly typed)
         if c is not None and isinstance(c, int) and _weak_const(c) and mine():
             literal(int(c), params.get("new_dtype"))
+        if mine():
+            # a marked convert folded as it is bound (its scope is the current one), or
+            # as jax inlines the jit that holds it
+            mark = promotion_mark(source_info_util.current().name_stack)
+            mark = _folded_promotion(sys._getframe(1)) if mark is None else mark
+            if mark is not None and mark[0] == rec.token:
+                rec.folded.add(mark[1])
         assert orig_fold is not None
         return orig_fold(consts, params, out_avals)
 
     requested: set[tuple[SourceInfo | None, str]] = set()
 
-    def showwarning(message: Any, category: Any, *args: Any, **kwargs: Any) -> None:
-        text = str(message)
-        if "Explicitly requested dtype" in text and mine():
-            first = text.split(" is not available")[0].replace("Explicitly requested dtype ", "")
-            where = user_here()
-            # one finding per requested dtype and line (jnp.sum(x, dtype=int64) warns
-            # again in the convert_element_type it makes)
-            if (where, first.split()[0]) not in requested:
-                requested.add((where, first.split()[0]))
-                rec.x64.append(Event(where, f"requested dtype {first} becomes 32-bit with x64 off"))
-        else:
-            saved_show(message, category, *args, **kwargs)
+    def requested_dtype(text: str) -> None:
+        first = text.split(" is not available")[0].replace("Explicitly requested dtype ", "")
+        where = user_here()
+        # one finding per requested dtype and line (jnp.sum(x, dtype=int64) warns
+        # again in the convert_element_type it makes)
+        if (where, first.split()[0]) not in requested:
+            requested.add((where, first.split()[0]))
+            rec.x64.append(Event(where, f"requested dtype {first} becomes 32-bit with x64 off"))
 
     def branch_lines(fns: Any) -> None:
         where = user_here()
@@ -193,31 +256,233 @@ def _recording(x64: bool) -> Iterator[Recorder]:
         branch_lines(list(branches))
         return orig_switch(index, branches, *args, **kwargs)
 
+    def check_carry(name: str, body: Any, in_carry: Any, out_carry: Any) -> Any:
+        try:
+            return orig_check_carry(name, body, in_carry, out_carry)
+        except TypeError:
+            if mine():
+                outs = list(out_carry)
+                bodies = _jaxprs_in(sys._getframe(1), lambda avals: avals[: len(outs)] == outs)
+                refused(bodies[:1], list(in_carry), outs)
+            raise
+
+    def check_branches(
+        api_name: str, name1: str, name2: str, f1: Any, f2: Any, out_avals1: Any, out_avals2: Any
+    ) -> None:
+        try:
+            return orig_check_branches(api_name, name1, name2, f1, f2, out_avals1, out_avals2)
+        except TypeError:
+            if mine():
+                frame, first, second = sys._getframe(1), list(out_avals1), list(out_avals2)
+                one = _branch_jaxpr(frame, f1, first)
+                two = _branch_jaxpr(frame, f2, second)
+                refused([one, two] if one is not None and two is not None else [], first, second)
+            raise
+
+    def refused(jaxprs: list[Any], ins: list[Any], outs: list[Any]) -> None:
+        pairs = zip(ins, outs, strict=False)
+        bad = tuple(i for i, (a, b) in enumerate(pairs) if not core.typematch(a, b))
+        if jaxprs and bad:
+            before = tuple(ins[i].str_short() for i in bad)
+            after = tuple(outs[i].str_short() for i in bad)
+            where = user_here()
+            rec.refused.append(Refusal(_api_called(), where, tuple(jaxprs), bad, before, after))
+
+    orig_check_carry = jloops._check_carry_type
+    orig_check_branches = jconditionals._check_branch_outputs
     orig_cond, orig_switch = jax.lax.cond, jax.lax.switch
     orig_ufunc = ufunc_api.ufunc.__call__
     orig_bind = core.Primitive.bind
     orig_arrays = (jnp.array, jnp.asarray)
-    with warnings.catch_warnings():
-        saved_show = warnings.showwarning
-        warnings.simplefilter("always")
-        warnings.showwarning = showwarning
+    orig_warnings = jdtypes.warnings
+    # jax's dtypes module sees a stand-in for `warnings` (Python's filters, registries
+    # and showwarning stay the user's: no process-wide state changes)
+    jdtypes.warnings = _DtypeWarnings(requested_dtype, mine)  # type: ignore[assignment]
+    try:
         jlax._convert_element_type = convert
         ufunc_api.ufunc.__call__ = ufunc_call  # type: ignore[method-assign]
         jnp.array, jnp.asarray = (make_array(f) for f in orig_arrays)
         core.Primitive.bind = bind  # type: ignore[method-assign]
         jax.lax.cond, jax.lax.switch = cond, switch
+        jloops._check_carry_type = check_carry
+        jconditionals._check_branch_outputs = check_branches
         if orig_fold is not None:
             pe.const_fold_rules[cet] = fold
-        try:
-            yield rec
-        finally:
-            jlax._convert_element_type = orig_convert
-            ufunc_api.ufunc.__call__ = orig_ufunc  # type: ignore[method-assign]
-            jnp.array, jnp.asarray = orig_arrays
-            core.Primitive.bind = orig_bind  # type: ignore[method-assign]
-            jax.lax.cond, jax.lax.switch = orig_cond, orig_switch
-            if orig_fold is not None:
-                pe.const_fold_rules[cet] = orig_fold
+        yield rec
+    finally:
+        _CALL_VERDICTS.clear()  # they hold the frames of the user's calls
+        jdtypes.warnings = orig_warnings
+        jlax._convert_element_type = orig_convert
+        ufunc_api.ufunc.__call__ = orig_ufunc  # type: ignore[method-assign]
+        jnp.array, jnp.asarray = orig_arrays
+        core.Primitive.bind = orig_bind  # type: ignore[method-assign]
+        jax.lax.cond, jax.lax.switch = orig_cond, orig_switch
+        jloops._check_carry_type = orig_check_carry
+        jconditionals._check_branch_outputs = orig_check_branches
+        if orig_fold is not None:
+            pe.const_fold_rules[cet] = orig_fold
+
+
+class _DtypeWarnings:
+    """Stands in for the `warnings` module in jax's dtypes module during one trace: the
+    linting thread's "Explicitly requested dtype" warnings are recorded (whatever the
+    user's filters say); every other warning goes on to Python's warnings, unchanged."""
+
+    def __init__(self, requested: Any, mine: Any) -> None:
+        self.requested, self.mine = requested, mine
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(warnings, name)
+
+    def warn(self, message: Any, category: Any = None, stacklevel: int = 1, **kw: Any) -> None:
+        text = str(message)
+        if "Explicitly requested dtype" in text and self.mine():
+            self.requested(text)
+        else:  # one frame deeper than jax's own call
+            warnings.warn(message, category, stacklevel + 1, **kw)
+
+
+# jax.numpy's promotion helpers: they join their operands' dtypes (then make the join
+# inexact, numeric or complex) and convert each operand with lax._convert_element_type
+_PROMOTERS = frozenset(
+    f.__code__
+    for f in (
+        jnp_util.promote_dtypes,
+        jnp_util.promote_dtypes_inexact,
+        jnp_util.promote_dtypes_numeric,
+        jnp_util.promote_dtypes_complex,
+    )
+)
+
+
+def _promotion(operand: Any, new_dtype: Any, frame: Any) -> Promotion | None:
+    """The verdict on a conversion made by one of jnp's promotion helpers (their frame is
+    `frame` or its caller: a list comprehension has a frame of its own before 3.12).
+    Mixed when the helper joins two dtypes (or a weak scalar changes a strong operand's)
+    and so do the operands of the user's call: jax's own constants (jnp.unwrap's default
+    period=2*pi, the False jnp.select stacks with the conditions) joined inside a call
+    whose operands are of one dtype are the function's documented semantics."""
+    for _ in range(2):
+        if frame is None or frame.f_code in _PROMOTERS:
+            break
+        frame = frame.f_back
+    if frame is None or frame.f_code not in _PROMOTERS or jdtypes.is_weakly_typed(operand):
+        return None
+    try:
+        to, before = np.dtype(new_dtype), np.dtype(jdtypes.dtype(operand))
+        joined = np.dtype(frame.f_locals["to_dtype"])
+        operands = list(frame.f_locals["args"])
+        strong = [np.dtype(jdtypes.dtype(a)) for a in operands if not jdtypes.is_weakly_typed(a)]
+        weak = tuple(_dtype_name(a) for a in operands if jdtypes.is_weakly_typed(a))
+    except (KeyError, TypeError):  # a jax whose helpers changed: the rules' own reading
+        return None
+    if to == before:
+        return None
+    mixed = any(d != joined for d in strong) and _user_call_joins_two(frame)
+    where = user_here() if mixed else None
+    names = tuple(d.name for d in strong)
+    return Promotion(names, weak, joined.name, to.name, mixed, before.name, where)
+
+
+def _dtype_name(x: Any) -> str:
+    return np.dtype(jdtypes.dtype(x)).name
+
+
+def _user_call_joins_two(frame: Any) -> bool:
+    """Whether jnp.result_type of the operands of the user's call differs from one of
+    their strong dtypes. The call's operands are the array-like leaves of the locals of
+    the jax function the user called, the frame below the user's (when no user frame is
+    on the stack, or they do not join, the helper's verdict stands)."""
+    api = None
+    while frame is not None and not _user_file(frame.f_code.co_filename):
+        api, frame = frame, frame.f_back
+    if frame is None or api is None:
+        return True
+    # one verdict per call (jax.tree.map(jnp.add, a, b) promotes once per leaf)
+    cached = _CALL_VERDICTS.get(id(api))
+    if cached is not None and cached[0] is api and cached[1] == api.f_lasti:
+        return cached[2]
+    # Python bools are flags (keepdims=False, __tracebackhide__), not operands
+    leaves = jax.tree_util.tree_leaves(list(api.f_locals.values()))
+    operands = [x for x in leaves if isinstance(x, _ARRAY_LIKE) and type(x) is not bool]
+    try:
+        joined = np.dtype(jdtypes.result_type(*operands))
+        strong = [np.dtype(jdtypes.dtype(a)) for a in operands if not jdtypes.is_weakly_typed(a)]
+        verdict = any(d != joined for d in strong)
+    except (TypeError, ValueError):  # operands jax does not join (keys, float0)
+        verdict = True
+    if len(_CALL_VERDICTS) > 64:
+        _CALL_VERDICTS.clear()
+    _CALL_VERDICTS[id(api)] = (api, api.f_lasti, verdict)
+    return verdict
+
+
+_CALL_VERDICTS: dict[int, tuple[Any, int, bool]] = {}
+_ARRAY_LIKE = (int, float, complex, np.generic, np.ndarray, jax.Array, core.Tracer)
+
+
+def _folded_promotion(frame: Any) -> tuple[int, int] | None:
+    """The promotion mark of the equation jax is folding (inlining a jit whose argument
+    is a constant, jax folds the equations of its body: the caller holds `eqn`)."""
+    for _ in range(3):
+        if frame is None:
+            return None
+        eqn = frame.f_locals.get("eqn")
+        if eqn is not None and hasattr(eqn, "source_info"):
+            return promotion_mark(eqn.source_info.name_stack)
+        frame = frame.f_back
+    return None
+
+
+def _jaxprs_in(frame: Any, outputs: Any) -> list[Any]:
+    """The jaxprs (closed or open) held by a frame's locals, directly or in a list or
+    tuple, whose output avals satisfy `outputs` (in the order the locals hold them)."""
+    found: list[Any] = []
+    for value in frame.f_locals.values():
+        items = value if isinstance(value, list | tuple) else (value,)
+        for item in items:
+            avals = _out_avals(item)
+            if avals is not None and outputs(avals) and all(item is not f for f in found):
+                found.append(item)
+    return found
+
+
+def _branch_jaxpr(frame: Any, fn: Any, out_avals: list[Any]) -> Any:
+    """The jaxpr jax traced from branch function `fn` (its debug info names the same
+    source), among those in `frame` with these output avals."""
+    found = _jaxprs_in(frame, lambda avals: avals == out_avals)
+    src = api_util.fun_sourceinfo(fn)
+    named = [j for j in found if getattr(_debug_info(j), "func_src_info", None) == src]
+    return (named or found or [None])[0]
+
+
+def _debug_info(jaxpr: Any) -> Any:
+    return getattr(getattr(jaxpr, "jaxpr", jaxpr), "debug_info", None)
+
+
+def _out_avals(jaxpr: Any) -> list[Any] | None:
+    if isinstance(jaxpr, core.ClosedJaxpr):
+        return list(jaxpr.out_avals)
+    if isinstance(jaxpr, core.Jaxpr):
+        return [v.aval for v in jaxpr.outvars]
+    return None
+
+
+def _api_called() -> str:
+    """The jax.lax control-flow function the user's code called: the outermost public
+    function of jax's control_flow package below the user's frame (fori_loop, not the
+    scan it runs)."""
+    frame: types.FrameType | None = sys._getframe(1)
+    api = "loop or cond"
+    while frame is not None and not _user_file(frame.f_code.co_filename):
+        code = frame.f_code
+        if code.co_filename.startswith(_CONTROL_FLOW_DIR) and not code.co_name.startswith("_"):
+            api = code.co_name
+        frame = frame.f_back
+    return api
+
+
+_CONTROL_FLOW_DIR = os.path.dirname(os.path.abspath(jloops.__file__)) + os.sep
 
 
 _FULL_CODE = jlax.full.__code__

@@ -10,6 +10,7 @@ Primitive record of their own so that the program still prints.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,6 +35,11 @@ from weaktrace.ir.values import (
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 _LAX_DIR = os.path.dirname(os.path.abspath(jlax.__file__)) + os.sep
 _PRIMITIVES: dict[str, Primitive] = {}
+# the name-stack scope the lint hooks give a conversion of jnp's promotion helpers,
+# followed by "<run>_<index>": the lint run (its Recorder's token) and the index of its
+# record (weaktrace.lint.hooks.Promotion) in that run
+PROMOTION_SCOPE = "weaktrace_lint_promotion_"
+_PROMOTION_RE = re.compile(re.escape(PROMOTION_SCOPE) + r"(\d+)_(\d+)")
 # jit params about placement and compilation, which jax's own jaxpr printing hides too
 _NOISE = frozenset(
     {
@@ -62,6 +68,12 @@ def primitive(name: str, multiple_results: bool = False) -> Primitive:
     return p
 
 
+def promotion_mark(name_stack: Any) -> tuple[int, int] | None:
+    """The hooks' promotion mark in an equation's name stack: (run, record index)."""
+    found = _PROMOTION_RE.search(str(name_stack))
+    return (int(found.group(1)), int(found.group(2))) if found else None
+
+
 def aval_of(aval: Any) -> AbstractValue:
     """A jax aval as an AbstractValue (tokens and extended dtypes: their physical view)."""
     shape = tuple(getattr(aval, "shape", ()))
@@ -86,6 +98,8 @@ class Meta:
     # equations of a gradient's backward pass (jax's transpose of the user's operations:
     # they repeat the forward pass's promotions)
     transposed: set[int] = field(default_factory=set)
+    # equation id -> the hooks' mark of the promotion that converted it (run, index)
+    promotion: dict[int, tuple[int, int]] = field(default_factory=dict)
 
 
 def user_source(tb: Any) -> SourceInfo | None:
@@ -185,8 +199,12 @@ class _Importer:
                 self.meta.call[id(eqn)] = tb
                 self.meta.frames[id(eqn)] = self.frames(tb)
                 self.meta.caller[id(eqn)] = self.caller(tb)
-            if "transpose(" in str(e.source_info.name_stack):
+            stack = str(e.source_info.name_stack)
+            if "transpose(" in stack:
                 self.meta.transposed.add(id(eqn))
+            mark = promotion_mark(stack)
+            if mark is not None and e.primitive.name == "convert_element_type":
+                self.meta.promotion[id(eqn)] = mark
             eqns.append(eqn)
         return Program(
             invars, tuple(eqns), tuple(use(a) for a in jaxpr.outvars), constvars, tuple(consts)
@@ -207,7 +225,10 @@ class _Importer:
 
 
 def import_jaxpr(closed_jaxpr: Any, where: SourceInfo | None = None) -> tuple[Program, Meta]:
-    """A ClosedJaxpr as a weaktrace Program, and the per-equation facts the rules use."""
+    """A ClosedJaxpr (or an open Jaxpr) as a weaktrace Program, and the per-equation
+    facts the rules use."""
     imp = _Importer()
+    if hasattr(closed_jaxpr, "eqns"):  # an open Jaxpr
+        return imp.program(closed_jaxpr, (), where), imp.meta
     prog = imp.program(closed_jaxpr.jaxpr, closed_jaxpr.consts, where)
     return prog, imp.meta

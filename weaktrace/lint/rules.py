@@ -6,8 +6,8 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from weaktrace.ir.values import AbstractValue, Equation, Literal, Program, SourceInfo, Var
-from weaktrace.lint.hooks import Recorder, out_of_range
-from weaktrace.lint.importer import Meta
+from weaktrace.lint.hooks import Promotion, Recorder, Refusal, out_of_range
+from weaktrace.lint.importer import Meta, import_jaxpr
 from weaktrace.lint.report import Finding
 
 # Ops that only move or reshape values: a promotion's convert may pass through them
@@ -52,10 +52,15 @@ def _producers(program: Program) -> dict[Var, Equation]:
 # ------------------------------------------------------------------ implicit-promotion
 
 
-def implicit_promotion(program: Program, meta: Meta) -> list[Finding]:
+def implicit_promotion(program: Program, meta: Meta, rec: Recorder | None = None) -> list[Finding]:
     """A strong operand converted by jax.numpy's promotion, where it meets the other
-    operand (weak values and user-written casts are not findings)."""
-    out = []
+    operand (weak values and user-written casts are not findings). With the hooks'
+    records (`rec`), a conversion jnp's promotion helpers made is judged by what the
+    function received: operands of two dtypes (or a weak scalar changing a strong
+    one's dtype) are a promotion, one dtype made inexact by the function is not."""
+    out: list[Finding] = []
+    found: set[int] = set()  # the converts reported where they meet another operand
+    marks = _marks(meta, rec)
     for prog in walk(program):
         made = _producers(prog)
         for eqn in prog.equations:
@@ -70,10 +75,10 @@ def implicit_promotion(program: Program, meta: Meta) -> list[Finding]:
                 continue
             promoted = []
             for atom in eqn.inputs:
-                conv = _promotion_convert(atom, eqn, made, meta)
+                conv = _promotion_convert(atom, eqn, made, meta, marks)
                 if conv is not None:
                     promoted.append((atom, conv))
-            if _inexact_only(eqn, promoted, meta):
+            if _inexact_only(eqn, promoted, meta, marks):
                 continue
             for atom, conv in promoted:
                 src, dst = conv.inputs[0].aval, conv.outputs[0].aval
@@ -90,19 +95,97 @@ def implicit_promotion(program: Program, meta: Meta) -> list[Finding]:
                     results=tuple(v.aval for v in eqn.outputs),
                 )
                 if f is not None:
+                    found.add(id(conv))
                     out.append(f)
+    out += _unmet(program, meta, marks, found)
+    return out + (_folded(meta, rec) if rec is not None else [])
+
+
+def _marks(meta: Meta, rec: Recorder | None) -> dict[int, Promotion]:
+    """Equation id -> the hooks' record of the promotion that made it (this run's)."""
+    if rec is None:
+        return {}
+    return {
+        key: rec.promotions[k]
+        for key, (run, k) in meta.promotion.items()
+        if run == rec.token and k < len(rec.promotions)
+    }
+
+
+def _folded(meta: Meta, rec: Recorder) -> list[Finding]:
+    """Mixed promotions of a constant that jax folded into a literal (no equation
+    carries them): ``x_f32 + np.int32(2)``, at the line the hooks saw."""
+    marked = {k for run, k in meta.promotion.values() if run == rec.token}
+    out = []
+    for k in sorted(rec.folded - marked):
+        mark = rec.promotions[k]
+        if mark.mixed and mark.where is not None:
+            others = _others(mark, mark.operand)
+            f = _finding(
+                "implicit-promotion",
+                mark.where,
+                f"{mark.operand} constant promoted to {mark.to} (with "
+                f"{', '.join(others)}); cast it explicitly with .astype({mark.to}) if that "
+                f"is intended",
+            )
+            if f is not None:
+                out.append(f)
+    return out
+
+
+def _others(mark: Promotion, operand: str) -> list[str]:
+    """What the converted operand met: the other strong dtypes, the weak scalars."""
+    strong = [d for d in mark.strong if d != operand]
+    return strong + [f"a weak {d.rstrip('0123456789')} scalar" for d in mark.weak] or [operand]
+
+
+def _unmet(
+    program: Program, meta: Meta, marks: dict[int, Promotion], found: set[int]
+) -> list[Finding]:
+    """Mixed promotions whose converted operand meets the other only after a unary
+    step (``jnp.hypot(i32, f32)`` takes abs first, ``jnp.copysign`` the sign bit):
+    found at the conversion, the user's call."""
+    out = []
+    for prog in walk(program):
+        for conv in prog.equations:
+            mark = marks.get(id(conv))
+            if mark is None or not mark.mixed or id(conv) in found:
+                continue
+            if id(conv) in meta.transposed:
+                continue
+            src = conv.inputs[0].aval
+            others = _others(mark, src.dt.name)
+            # inside a jitted jnp function the traceback ends at that function
+            frames = meta.frames.get(id(conv), ())
+            call = meta.caller.get(id(conv)) or (frames[-1] if frames else "jax.numpy")
+            call = call.lstrip("_")  # jnp.where's jit is _where
+            f = _finding(
+                "implicit-promotion",
+                conv.source_info,
+                f"{src} operand promoted to {mark.to} in {call} (with {', '.join(others)}); "
+                f"cast it explicitly with .astype({mark.to}) if that is intended",
+                operands=(src,),
+                results=(conv.outputs[0].aval,),
+            )
+            if f is not None:
+                found.add(id(conv))
+                out.append(f)
     return out
 
 
 _INEXACT = ("promote_args_inexact", "promote_dtypes_inexact")
 
 
-def _inexact_only(eqn: Equation, promoted: list[tuple[Any, Equation]], meta: Meta) -> bool:
+def _inexact_only(
+    eqn: Equation, promoted: list[tuple[Any, Equation]], meta: Meta, marks: dict[int, Promotion]
+) -> bool:
     """Whether the only conversion is the operation's own: a true division or an
     inexact function (``jnp.arange(n) / n``, ``i / j``) makes its integer operands
     floating, all of one integer dtype, the others being constants. Operands of
     different dtypes meeting (``i32 / f32``) and a weak Python float making integers
     floating (``count / 100.0``, as ``i8 * 0.5``) are still promotions."""
+    if any(id(c) in marks for _, c in promoted):
+        return False  # the hooks saw operands of two dtypes meet (own ones are not here)
     if not promoted or any(c.params.get("weak_type") for _, c in promoted):
         return False  # a weak Python float made them floating (count / 100.0)
     # jnp's true_divide is an inlined jit: its equations carry the operator's frames
@@ -129,6 +212,8 @@ def _mixed_operands(eqn: Equation, meta: Meta) -> Finding | None:
         return None  # lax.dot(..., preferred_element_type=...) called by the user
     res = eqn.outputs[0].aval
     low, other = (a, b) if b.dt is res.dt else (b, a)
+    if low.weak_type and other.dt is res.dt:
+        return None  # a weak scalar takes the array's dtype (jnp.dot(x, 2))
     return _finding(
         "implicit-promotion",
         eqn.source_info,
@@ -144,9 +229,14 @@ def _show(aval: AbstractValue) -> str:
 
 
 def _promotion_convert(
-    atom: Any, user: Equation, made: dict[Var, Equation], meta: Meta
+    atom: Any,
+    user: Equation,
+    made: dict[Var, Equation],
+    meta: Meta,
+    marks: dict[int, Promotion],
 ) -> Equation | None:
-    """The convert_element_type of jnp's promotion that produced `atom`, if any."""
+    """The convert_element_type of jnp's promotion that produced `atom`, if any (by the
+    hooks' verdict when they saw it, else by where the convert was made)."""
     if not isinstance(atom, Var):
         return None
     eqn = made.get(atom)
@@ -158,6 +248,9 @@ def _promotion_convert(
     x = eqn.inputs[0]
     if isinstance(x, Literal) or x.aval.weak_type or x.aval.dt is eqn.outputs[0].aval.dt:
         return None
+    mark = marks.get(id(eqn))
+    if mark is not None:
+        return eqn if mark.mixed else None
     frames = meta.frames.get(id(eqn), ())
     if _same_call(eqn, user, meta):
         return eqn
@@ -413,6 +506,42 @@ def _branches(
         )
         if f is not None:
             out.append(f)
+
+
+def refused(ref: Refusal) -> list[Finding]:
+    """A loop or cond jax refused (a carry or branch output changed type): one finding
+    per mismatched output at the expression of the body (the branch) that computes it,
+    the loop's or cond's line kept in the message."""
+    programs = [import_jaxpr(j, ref.where)[0] for j in ref.jaxprs]
+    branches = len(programs) > 1
+    out = []
+    for i, before, after in zip(ref.mismatched, ref.before, ref.after, strict=True):
+        where = None
+        # the branch jax compared last first: when it passes an operand through
+        # unchanged, the first branch computed the other type
+        for prog in reversed(programs):
+            atom = prog.outvars[i]
+            if _computed(atom, prog):
+                where = _origin(atom, prog, None)
+                break
+        call = ref.where
+        at = "" if call is None else f" at line {call.line}"
+        if where is not None and call is not None and where.file != call.file:
+            at = f" at {call.file}:{call.line}"
+        # fori_loop's carry sits among jax's own (the counter): no index for it
+        carry = "the carry" if ref.api == "fori_loop" else f"carry {i}"
+        want, got = before.split("[")[0], after.split("[")[0]
+        what = (
+            f"output {i} is {before} in one branch and {after} in another; give every "
+            f"branch the same dtype"
+            if branches
+            else f"{carry} enters as {before} and the body returns {after}; cast the "
+            f"body's result with .astype({want}) or start the carry as {got}"
+        )
+        f = _finding("carry-change", where or call, f"jax rejects the {ref.api}{at}: {what}")
+        if f is not None:
+            out.append(f)
+    return out
 
 
 # --------------------------------------------------------------------------- weak-flip

@@ -87,12 +87,17 @@ def lint(
         except TypeError as err:
             if not _CARRY_ERRORS.search(str(err)):
                 raise
-            findings += _carry_error(err, def_line)
+            # the hooks' record of this refusal (not of one the user's code caught)
+            ref = rec.refused[-1] if rec.refused else None
+            ours = ref is not None and all(t in str(err) for t in ref.after)
+            findings += (rules.refused(ref) if ref is not None and ours else []) or _carry_error(
+                err, def_line
+            )
             findings += rules.x64_truncation(rec, (), def_line, ())
             return LintReport(_sorted(findings), None)
     program, meta = import_jaxpr(closed, def_line)
     findings += rules.x64_truncation(rec, (), def_line, _wide_consts(f, closed, program))
-    findings += rules.implicit_promotion(program, meta)
+    findings += rules.implicit_promotion(program, meta, rec)
     findings += rules.literal_overflow(program, rec)
     findings += rules.carry_change(program, rec)
     if argnums:
@@ -246,7 +251,8 @@ def _user_frame(err: BaseException) -> SourceInfo | None:
 
 
 def _carry_error(err: TypeError, def_line: SourceInfo | None) -> list[Finding]:
-    """jax refused a loop or cond whose carry/branch dtypes differ: one finding at the
+    """jax refused a loop or cond whose carry/branch dtypes differ and the hooks kept no
+    record of it (rules.refused finds the body's line from one): one finding at the
     user's line of that loop or cond."""
     where = _user_frame(err) or def_line
     detail = [ln.strip() for ln in str(err).splitlines() if "type" in ln and "has type" in ln]
