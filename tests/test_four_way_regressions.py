@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import jax
 import jax.numpy as jnp
+import jax.scipy.special as jss
 import numpy as np
 import pytest
 
 import weaktrace as wt
 import weaktrace.numpy as wnp
+import weaktrace.scipy.special as wss
 from tests.mirror_harness import check
 
 _INPUTS = {
@@ -75,3 +77,36 @@ def test_i0_of_complex_raises_jaxs_builtin_class():
     builtin = next(c for c in type(want).__mro__ if c.__module__ == "builtins")
     for got in (_raised(lambda: wnp.i0(z)), _raised(lambda: wt.trace(wnp.i0)(z))):
         assert isinstance(got, builtin), (got, want)
+
+
+@pytest.mark.parametrize("x64", [False, True])
+@pytest.mark.parametrize(
+    "shift", [1.7, -0.5, True, np.float32(3.2), np.array([1.5, -2.7], np.float32)], ids=repr
+)
+def test_roll_takes_any_numeric_shift_as_jax(shift, x64):
+    """jnp.roll converts its shift to int32 (floats truncate, as NumPy's roll); weaktrace
+    refused float shifts. Found by the gradient scan over two-argument functions."""
+    axis = 0 if np.ndim(shift) == 0 else (0, 1)
+    with jax.enable_x64(x64):
+        x = jnp.arange(12).reshape(3, 4)
+        check(lambda v, s: wnp.roll(v, s, axis), lambda v, s: jnp.roll(v, s, axis), x, shift)
+
+
+_OWENS = {
+    "bool": np.array([True, False, True]),
+    "int8": np.array([1, -2, 3], np.int8),
+    "float16": np.array([0.5, -1, 2], np.float16),
+    "bfloat16": np.array([0.5, -1, 2], jnp.bfloat16),
+    "float32": np.array([0.5, -1, 2], np.float32),
+    "python float": 0.75,
+}
+
+
+@pytest.mark.parametrize("x64", [False, True])
+@pytest.mark.parametrize("kind", sorted(_OWENS))
+def test_owens_t_dtype_is_jaxs(kind, x64):
+    """owens_t crashed (an AttributeError in its dtype rule) for every input; jax's result
+    is at least the canonical float64 (its quadrature weights are float64 numpy values)."""
+    with jax.enable_x64(x64):
+        h = _OWENS[kind]
+        check(wss.owens_t, jss.owens_t, h, np.array([0.25, 1.0, 3.0], np.float32))

@@ -18,8 +18,8 @@ _NN = {"relu": jax.nn.relu, "relu6": jax.nn.relu6, "polygamma": jax.lax.polygamm
 
 
 def _elementwise(fn: Any, multiple: bool) -> Any:
-    def rule(*xs: Any, **params: Any) -> Any:
-        out = fn(*xs, **params)
+    def rule(*xs: Any, wide: Any = None, **params: Any) -> Any:
+        out = fn(*xs, **params)  # `wide` only states the result dtype jax's fn gives
         return list(out) if multiple else out
 
     return rule

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from weaktrace.dtypes.registry import by_name
-from weaktrace.errors import ConcretizationError, InvalidInputError, ShapeError
+from weaktrace.errors import ConcretizationError, ShapeError
 from weaktrace.numpy._core import (
     P,
     Tracer,
@@ -245,8 +245,7 @@ def _roll_dynamic(b: Any, x: Tracer, shift: Tracer, axes: tuple[int, ...]) -> Tr
     shape = result_shape("roll", [shift.aval.shape, np.shape(axes)])
     if len(shape) != 1:
         raise ShapeError("'shift' and 'axis' arguments to roll must be scalars or 1D arrays")
-    if shift.aval.dtype.kind not in "iub":
-        raise InvalidInputError(f"roll: shift must be integers, got {shift.aval.dtype}")
+    # any numeric shift: jax converts it to int32 (floats truncate, as NumPy's roll)
     shifts = broadcast_to(shift, shape)
     for k, ax in enumerate(np.broadcast_to(np.asarray(axes), shape)):
         ax = int(ax)

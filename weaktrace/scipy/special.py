@@ -17,6 +17,7 @@ import numpy as np
 from weaktrace.core import primitives as P
 from weaktrace.core import primitives_lax as L
 from weaktrace.core import primitives_special as S
+from weaktrace.dtypes.registry import by_name
 from weaktrace.errors import InvalidInputError, OperandTypeError
 from weaktrace.ir.values import AbstractValue
 from weaktrace.numpy._core import bind, context, operand, promote_args
@@ -134,7 +135,18 @@ boxcox = _binary("boxcox", "x", "lmbda")
 boxcox1p = _binary("boxcox1p", "x", "lmbda")
 kl_div = _binary("kl_div", "p", "q")
 rel_entr = _binary("rel_entr", "p", "q")
-owens_t = _binary("owens_t", "h", "a")
+
+
+@export
+def owens_t(h: Any, a: Any) -> Any:
+    """``jax.scipy.special.owens_t(h, a)``: jax's definition, on weaktrace's promotion. Its
+    quadrature takes float64 numpy weights: the result is at least the canonical float64
+    (float32 without x64), as jax's."""
+    b = context(h, a)
+    wide = b.policy.canonicalize(by_name("float64"))
+    return inexact("owens_t", (h, a), wide=wide)
+
+
 poch = _binary("poch", "z", "m")
 expn = _binary("expn", "n", "x")
 
