@@ -48,6 +48,10 @@ def _names() -> list[str]:
     return out
 
 
+def _binary_names() -> list[str]:
+    return [n for n in _names() if not n.startswith("nn.")]
+
+
 def _loss(xnp, fn):
     return lambda v: xnp.sum(xnp.real(xnp.asarray(fn(v))).astype(xnp.float32))
 
@@ -71,9 +75,37 @@ def test_gradient_equals_jax(name, order, full):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            want = np.asarray(_grads(_loss(jnp, getattr(jm, fname)), order)(X))
+            want = np.asarray(jax.jit(_grads(_loss(jnp, getattr(jm, fname)), order))(X))
         except Exception:  # jax cannot differentiate it on one float vector
             pytest.skip("jax raises")
         got = np.asarray(_grads(wt.trace(_loss(wnp, getattr(wm, fname))), order)(X))
     assert got.shape == want.shape
     np.testing.assert_allclose(got, want, rtol=2e-5, atol=1e-6, equal_nan=True, err_msg=name)
+
+
+Y = np.array([1.0, -1.0, 0.0, -0.0, 0.5, 2.0, 2.5, 0.0, 3.0], np.float32)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", _binary_names())
+def test_two_argument_gradient_equals_jax(name, full):
+    """The gradient with respect to both arguments of functions jax can call on two
+    float32 vectors (the scan found owens_t and roll with a float shift raising)."""
+    if not full and name not in _ALWAYS and random.Random(name).random() > 0.1:
+        pytest.skip("in the --run-slow sweep")
+    label, fname = name.rsplit(".", 1)
+    jm, wm = _MODULES[label]
+
+    def loss(xnp, fn):
+        return lambda a, b: xnp.sum(xnp.real(xnp.asarray(fn(a, b))).astype(xnp.float32))
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            want = jax.jit(jax.grad(loss(jnp, getattr(jm, fname)), (0, 1)))(X, Y)
+        except Exception:  # jax cannot call or differentiate it so (under jit, as ours)
+            pytest.skip("jax raises")
+        got = jax.grad(wt.trace(loss(wnp, getattr(wm, fname))), (0, 1))(X, Y)
+    for g, w in zip(got, want, strict=True):
+        np.testing.assert_allclose(np.asarray(g), np.asarray(w), rtol=2e-5, atol=1e-6,
+                                   equal_nan=True, err_msg=name)  # fmt: skip
