@@ -5,6 +5,10 @@ computed at test time: eagerly and through ``weaktrace.trace`` against ``jax.jit
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -59,3 +63,47 @@ def test_fft_refusals_are_jax_exception_class_and_words(label, call):
         call(wnp, wlax)
     words = str(theirs.value).split(",")[0][:60]
     assert words in str(ours.value), (str(theirs.value), str(ours.value))
+
+
+def test_log_ndtr_compiles_under_jax_enable_checks():
+    """weaktrace lowered log_ndtr by calling jax's with ``series_order=`` as a keyword;
+    jax's custom_jvp then fails its own argument-name check under ``jax_enable_checks``
+    (on in jax's test suite), so every traced or jitted log_ndtr raised AssertionError."""
+    import weaktrace.scipy.special as wsp
+
+    x = np.linspace(-5, 5, 7, dtype=np.float32)
+    with jax.enable_checks(True):
+        for k in (0, 3):
+            check(lambda a, k=k: wsp.log_ndtr(a, k),
+                  lambda a, k=k: jax.scipy.special.log_ndtr(a, k), x, rtol=1e-5)  # fmt: skip
+
+
+OWENS_CODE = """
+import jax, numpy as np
+import weaktrace.scipy.special as wsp
+from tests.mirror_harness import check
+jsp = jax.scipy.special
+for dtype in ["float16", "bfloat16", "float32", "float64", "complex64", "int32", "bool"]:
+    h = np.linspace(-3, 3, 12).reshape(3, 4).astype(dtype)
+    a = np.linspace(-2, 2, 4).astype(dtype)
+    check(wsp.owens_t, jsp.owens_t, h, a, rtol=2e-3, atol=1e-4, context=dtype)
+    check(lambda x: wsp.owens_t(x, 0.5), lambda x: jsp.owens_t(x, 0.5), h,
+          rtol=2e-3, atol=1e-4, context=dtype)
+check(lambda x: wsp.owens_t(0.5, 2.0) + x, lambda x: jsp.owens_t(0.5, 2.0) + x,
+      np.ones(3, np.float32), rtol=2e-3, atol=1e-4)
+"""
+
+
+@pytest.mark.parametrize("x64", ["0", "1"])
+def test_owens_t_dtype_is_jax_s(x64):
+    """owens_t crashed on every input (its dtype rule read a ``DType.itemsize`` that does
+    not exist: lax_scipy_special_functions_test's owens_t cases). Its rule also said
+    "at least float32", while jax's quadrature weights are a strong float64 table: with
+    x64 on jax gives float64 for float32 operands (complex128 for complex64), and the
+    trace said f32 while running f64. Each x64 mode runs in a fresh process, because
+    jax caches its float64 weights canonicalized to the mode of its first call."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = {**os.environ, "JAX_ENABLE_X64": x64}
+    run = subprocess.run([sys.executable, "-c", OWENS_CODE], env=env, cwd=root,
+                         capture_output=True, text=True)  # fmt: skip
+    assert run.returncode == 0, run.stderr[-3000:]

@@ -48,8 +48,8 @@ def elementwise(
         dt = a[1]
         if out == "c":
             dt = _complex_of(dt)
-        elif out == "f32" and dt.kind == "f" and dt.itemsize < 4:
-            dt = registry.by_name("float32")
+        elif out == "param":
+            dt = params["dtype"]
         return [_make(a[0], dt, a[2] and weak)] * n_out
 
     return _def(name, rule, multiple_results=n_out > 1)
@@ -57,9 +57,7 @@ def elementwise(
 
 def _complex_of(dt: Any) -> Any:
     return (
-        registry.by_name("complex128" if dt.itemsize == 8 else "complex64")
-        if dt.kind == "f"
-        else dt
+        registry.by_name("complex128" if dt.bits == 64 else "complex64") if dt.kind == "f" else dt
     )
 
 
@@ -155,7 +153,8 @@ log1mexp_p = _def("log1mexp", _log1mexp)
 
 # name -> (accepted kinds, number of results, result dtype rule, weak results?) of the
 # elementwise ones. The result dtype is the operands' (promoted) dtype, or: "c" its complex
-# counterpart, "f32" at least float32 (jax computes owens_t in float32 for half floats).
+# counterpart, "param" the `dtype` param the mirror chose (owens_t: jax's quadrature mixes
+# in strong float64 weights, so the result is the operands' dtype joined with float64).
 # jax's results are strong where its definition mixes in strong constants (gamma, hyp1f1 ...).
 ELEMENTWISE: dict[str, tuple[str, int, str | None, bool]] = {
     # jax.nn (custom JVPs)
@@ -177,7 +176,7 @@ ELEMENTWISE: dict[str, tuple[str, int, str | None, bool]] = {
     "kl_div": (FLOAT, 1, None, True), "rel_entr": (FLOAT, 1, None, True),
     "log_ndtr": (FLOAT, 1, None, False), "ndtr": (FLOAT, 1, None, False),
     "ndtri": (FLOAT, 1, None, False), "multigammaln": (FLOAT, 1, None, False),
-    "owens_t": (INEXACT, 1, "f32", False), "poch": (FLOAT, 1, None, False),
+    "owens_t": (INEXACT, 1, "param", False), "poch": (FLOAT, 1, None, False),
     "sici": (FLOAT, 2, None, False), "spence": (FLOAT, 1, None, False),
     "wofz": ("c", 1, None, False),
 }  # fmt: skip

@@ -17,6 +17,7 @@ import numpy as np
 from weaktrace.core import primitives as P
 from weaktrace.core import primitives_lax as L
 from weaktrace.core import primitives_special as S
+from weaktrace.dtypes import registry
 from weaktrace.errors import InvalidInputError, OperandTypeError
 from weaktrace.ir.values import AbstractValue
 from weaktrace.numpy._core import bind, context, operand, promote_args
@@ -134,7 +135,19 @@ boxcox = _binary("boxcox", "x", "lmbda")
 boxcox1p = _binary("boxcox1p", "x", "lmbda")
 kl_div = _binary("kl_div", "p", "q")
 rel_entr = _binary("rel_entr", "p", "q")
-owens_t = _binary("owens_t", "h", "a")
+
+
+@export
+def owens_t(h: Any, a: Any) -> Any:
+    """``jax.scipy.special.owens_t(h, a)``: jax's quadrature weights are a strong float64
+    table, so the result is the operands' inexact dtype joined with (canonical) float64."""
+    b = context(h, a)
+    ops = promote_args(b, "owens_t", (h, a), "inexact")
+    table = AbstractValue.make((), b.policy.canonicalize(registry.by_name("float64")), False)
+    dt = b.policy.promote("owens_t", [table, ops[0].aval], "inexact")[0]
+    return b.emit(S.PRIMS["owens_t"], tuple(ops), {"dtype": dt})
+
+
 poch = _binary("poch", "z", "m")
 expn = _binary("expn", "n", "x")
 
