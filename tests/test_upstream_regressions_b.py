@@ -107,3 +107,70 @@ def test_owens_t_dtype_is_jax_s(x64):
     run = subprocess.run([sys.executable, "-c", OWENS_CODE], env=env, cwd=root,
                          capture_output=True, text=True)  # fmt: skip
     assert run.returncode == 0, run.stderr[-3000:]
+
+
+BINARY_NAMES = ["beta", "betaln", "boxcox", "boxcox1p", "expn", "kl_div", "poch",
+                "rel_entr", "xlog1py", "xlogy"]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", BINARY_NAMES)
+def test_scipy_special_binary_functions_take_jax_s_keywords(name):
+    """The two-operand scipy.special mirrors took ``(x, y)`` whatever jax names them:
+    ``beta(1, b=1)`` raised TypeError (lax_scipy_special_functions_test's
+    testBetaParameterDeprecation). Every keyword spelling jax accepts works, every one it
+    refuses raises TypeError, and the values agree."""
+    import inspect
+
+    import weaktrace.scipy.special as wsp
+
+    ours, theirs = getattr(wsp, name), getattr(jax.scipy.special, name)
+    a, b = list(inspect.signature(theirs).parameters)
+    assert list(inspect.signature(ours).parameters) == [a, b]
+    x, y = np.float32(3.0), np.float32(2.0)
+    for args, kwargs in [((x, y), {}), ((x,), {b: y}), ((), {a: x, b: y})]:
+        np.testing.assert_allclose(ours(*args, **kwargs), theirs(*args, **kwargs), rtol=1e-5)
+    for kwargs in [{"x_": x, "y_": y}, {b: y}]:
+        with pytest.raises(TypeError):
+            theirs(**kwargs)
+        with pytest.raises(TypeError):
+            ours(**kwargs)
+
+
+COMPLEX_REFUSERS = ["beta", "betainc", "dawsn", "entr", "exp1", "expi", "expn", "gammasgn",
+                    "hyp1f1", "kl_div", "poch", "rel_entr", "sici", "fresnel"]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", COMPLEX_REFUSERS)
+def test_scipy_special_complex_refusals_are_jax_s_class(name):
+    """jax refuses complex operands of these real-only functions with ValueError
+    (fresnel: NotImplementedError); weaktrace raised a TypeError only
+    (testSiciRaiseOnComplexInput). Both eagerly and under a trace."""
+    import inspect
+
+    import weaktrace as wt
+    import weaktrace.scipy.special as wsp
+
+    theirs = getattr(jax.scipy.special, name)
+    k = sum(p.default is inspect.Parameter.empty
+            for p in inspect.signature(theirs).parameters.values())  # fmt: skip
+    args = [np.arange(1, 4, dtype=np.complex64)] * k
+    with pytest.raises(Exception) as want:
+        theirs(*args)
+    cls = type(want.value)
+    assert cls in (ValueError, NotImplementedError), cls
+    with pytest.raises(cls) as got:
+        getattr(wsp, name)(*args)
+    with pytest.raises(cls):
+        wt.trace(getattr(wsp, name))(*args)
+    words = str(want.value).split(".")[0]
+    assert words.lower() in str(got.value).lower(), (str(want.value), str(got.value))
+
+
+def test_polygamma_non_integer_n_is_a_value_error():
+    """jax: ValueError for a non-integer ``n``; weaktrace raised a TypeError only."""
+    import weaktrace.scipy.special as wsp
+
+    with pytest.raises(ValueError):
+        jax.scipy.special.polygamma(1.5, 2.0)
+    with pytest.raises(ValueError, match="must be of integer type"):
+        wsp.polygamma(1.5, 2.0)

@@ -20,7 +20,7 @@ from weaktrace.core.primitives import (
     broadcast_shapes,
 )
 from weaktrace.dtypes import registry
-from weaktrace.errors import ShapeError
+from weaktrace.errors import ComplexInputError, ComplexNotImplementedError, ShapeError
 from weaktrace.ir.values import AbstractValue, Primitive
 
 _make = AbstractValue.make
@@ -29,8 +29,23 @@ _KINDS_TEXT = {FLOAT: "a real floating dtype", INEXACT: "a floating or complex d
                "c": "a complex dtype"}  # fmt: skip
 
 
+# jax.scipy.special refuses complex operands of these with ValueError, in these words.
+_COMPLEX_WORDS = {n: f"{n} does not support complex-valued inputs." for n in (
+    "beta", "betainc", "dawsn", "entr", "exp1", "expi", "expn", "gammasgn", "hyp1f1",
+    "kl_div", "rel_entr")}  # fmt: skip
+_COMPLEX_WORDS["poch"] = "jnp.poch does not support complex-valued inputs."
+
+
 def _joined(name: str, avals: Sequence[AbstractValue], kinds: str) -> AbstractValue:
     dt = _same_dtypes(name, avals)
+    if dt.kind == "c" and name in _COMPLEX_WORDS:
+        raise ComplexInputError(f"{_COMPLEX_WORDS[name]} Got dtype {dt}.")
+    if dt.kind == "c" and name == "sici":
+        raise ComplexInputError(f"Argument `x` to sici must be real-valued. Got dtype {dt}.")
+    if dt.kind == "c" and name == "fresnel":
+        raise ComplexNotImplementedError(
+            f"fresnel: support for complex-valued inputs is not implemented yet (got {dt})."
+        )
     _require(name, avals[0], kinds, _KINDS_TEXT.get(kinds, kinds))
     shapes = [a[0] for a in avals]
     shape = broadcast_shapes(name, shapes) if len(set(shapes)) > 1 else shapes[0]

@@ -9,6 +9,7 @@ and custom JVPs (xlogy, logit, zeta ...) are jax's."""
 
 from __future__ import annotations
 
+import inspect
 import operator
 from typing import Any
 
@@ -102,14 +103,19 @@ def _unary(name: str) -> Any:
 
 
 def _binary(name: str, a: str, b: str) -> Any:
-    def fn(x: Any, y: Any) -> Any:
-        return inexact(name, (x, y))
+    # jax's parameter names, so keyword calls bind (and wrong names raise) as jax's do
+    kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
+    sig = inspect.Signature([inspect.Parameter(a, kind), inspect.Parameter(b, kind)])
+
+    def fn(*args: Any, **kwargs: Any) -> Any:
+        bound = sig.bind(*args, **kwargs)
+        return inexact(name, (bound.arguments[a], bound.arguments[b]))
 
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = (
         f"``jax.scipy.special.{name}({a}, {b})``: jax's definition, on weaktrace's promotion."
     )
-    fn.__signature__ = None  # type: ignore[attr-defined]
+    fn.__signature__ = sig  # type: ignore[attr-defined]
     return export(fn)
 
 
@@ -186,7 +192,7 @@ def polygamma(n: Any, x: Any) -> Any:
     """``jax.scipy.special.polygamma``: n must have an integer dtype."""
     b = context(n, x)
     if operand(n, b).aval[1].kind not in "iu":
-        raise OperandTypeError(
+        raise InvalidInputError(  # jax: ValueError; weaktrace said TypeError before
             f"Argument `n` to polygamma must be of integer type. Got dtype {operand(n, b).aval[1]}."
         )
     return inexact("polygamma", (n, x))
