@@ -174,3 +174,66 @@ def test_polygamma_non_integer_n_is_a_value_error():
         jax.scipy.special.polygamma(1.5, 2.0)
     with pytest.raises(ValueError, match="must be of integer type"):
         wsp.polygamma(1.5, 2.0)
+
+
+@pytest.mark.parametrize("algorithm", ["QR", "DIVIDE_AND_CONQUER", "JACOBI"])
+def test_lax_svd_takes_jax_s_algorithm(algorithm):
+    """``lax.linalg.svd(..., algorithm=...)`` raised NotImplementedError for every
+    algorithm (linalg_test's testSVD): it is now handed to jax's kernel, so values agree
+    and what jax refuses on this device (JACOBI on CPU) weaktrace refuses too."""
+    import weaktrace as wt
+    import weaktrace.lax as wlax
+
+    alg = getattr(jax.lax.linalg.SvdAlgorithm, algorithm)
+    x = (np.arange(12).reshape(3, 4) % 5 + np.eye(3, 4)).astype(np.float32)
+    try:
+        jax.jit(lambda a: jax.lax.linalg.svd(a, algorithm=alg))(x)
+    except NotImplementedError:  # refused by the device's lowering, not while tracing
+        with pytest.raises(NotImplementedError):
+            wlax.linalg.svd(x, algorithm=alg)
+        with pytest.raises(NotImplementedError):
+            wt.trace(lambda a: wlax.linalg.svd(a, algorithm=alg))(x)
+        return
+    for full in (True, False):
+        check(lambda a, full=full: wlax.linalg.svd(a, full_matrices=full, algorithm=alg)[1],
+              lambda a, full=full: jax.lax.linalg.svd(a, full_matrices=full, algorithm=alg)[1],
+              x, rtol=1e-4, atol=1e-5, context=algorithm)  # fmt: skip
+
+
+LSTSQ_SHAPES = [((4, 3), (4,)), ((3, 4), (3, 2)), ((4, 4), (4,)), ((0, 3), (0,)),
+                ((3, 0), (3, 2)), ((0, 0), (0,))]  # fmt: skip
+
+
+@pytest.mark.parametrize(("ashape", "bshape"), LSTSQ_SHAPES)
+def test_lstsq_numpy_resid_and_empty_matrices(ashape, bshape):
+    """lstsq refused ``numpy_resid=True`` outright and any empty matrix (linalg_test's
+    testLstsq, testLstsqZeroMatrix). Eagerly it now gives jax's answer (empty residuals
+    where NumPy's are); under a trace numpy_resid needs a concrete rank, so jax.jit and
+    weaktrace.trace both refuse (ConcretizationTypeError)."""
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal(ashape).astype(np.float32)
+    b = rng.standard_normal(bshape).astype(np.float32)
+    for x64 in (False, True):
+        with jax.enable_x64(x64):
+            check(lambda u, v: wnp.linalg.lstsq(u, v), lambda u, v: jnp.linalg.lstsq(u, v),
+                  a, b, rtol=1e-4, atol=1e-4)  # fmt: skip
+            theirs = jnp.linalg.lstsq(jnp.asarray(a), jnp.asarray(b), numpy_resid=True)
+            ours = wnp.linalg.lstsq(jnp.asarray(a), jnp.asarray(b), numpy_resid=True)
+            for t, o in zip(theirs, ours, strict=True):
+                assert (o.shape, o.dtype, o.weak_type) == (t.shape, t.dtype, t.weak_type)
+                np.testing.assert_allclose(o, t, rtol=1e-4, atol=1e-4)
+    if ashape[0] > ashape[1] > 0:  # only then is the rank consulted
+        with pytest.raises(jax.errors.ConcretizationTypeError):
+            jax.jit(lambda u, v: jnp.linalg.lstsq(u, v, numpy_resid=True))(a, b)
+        with pytest.raises(jax.errors.ConcretizationTypeError):
+            import weaktrace as wt
+
+            wt.trace(lambda u, v: wnp.linalg.lstsq(u, v, numpy_resid=True))(a, b)
+
+
+@pytest.mark.parametrize("shape", [(0, 3), (3, 0), (2, 0, 3), (0, 0)])
+def test_pinv_of_empty_matrices(shape):
+    """pinv of an empty matrix raised NotImplementedError (linalg_test's testPinv);
+    jax gives an empty (..., n, m) array in the operand's inexact dtype."""
+    for dtype in (np.float32, np.int32, np.complex64):
+        check(wnp.linalg.pinv, jnp.linalg.pinv, np.zeros(shape, dtype), context=str(dtype))

@@ -14,6 +14,8 @@ custom linear-solve gradient (``rules_linalg.py``).
 
 from __future__ import annotations
 
+from typing import Any
+
 from weaktrace.core.primitives import _def, _real_dtype
 from weaktrace.dtypes import registry
 from weaktrace.errors import OperandTypeError, ShapeError
@@ -92,7 +94,8 @@ def _eigh(x: AbstractValue, *, lower: bool, symmetrize_input: bool) -> list[Abst
 eigh_p = _def("eigh", _eigh, multiple_results=True)
 
 
-def _svd(x: AbstractValue, *, full_matrices: bool, compute_uv: bool) -> list[AbstractValue]:
+def _svd(x: AbstractValue, *, full_matrices: bool, compute_uv: bool,
+         algorithm: Any = None) -> list[AbstractValue]:  # fmt: skip
     m, n = _matrix("svd", x)
     k = min(m, n)
     batch, dt, weak = x.shape[:-2], x[1], x[2]

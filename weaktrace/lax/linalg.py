@@ -104,9 +104,11 @@ def qr(x: Any, *, pivoting: bool = False, full_matrices: bool = True,
 def svd(x: Any, *, full_matrices: bool = True, compute_uv: bool = True,
         subset_by_index: Any = None, algorithm: Any = None) -> Any:  # fmt: skip
     """``jax.lax.linalg.svd``: (u, s, vh), or s alone without compute_uv."""
-    _unsupported("svd", subset_by_index=subset_by_index, algorithm=algorithm)
+    _unsupported("svd", subset_by_index=subset_by_index)
     t = _one(x)
     params = {"full_matrices": bool(full_matrices), "compute_uv": bool(compute_uv)}
+    if algorithm is not None:  # jax's kernel choice, handed to its lowering (which checks it)
+        params["algorithm"] = algorithm
     out = t.ctx.emit_n(L.svd_p, (t,), params)
     return tuple(out) if compute_uv else out[0]
 

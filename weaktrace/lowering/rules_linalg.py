@@ -20,8 +20,9 @@ from weaktrace.core import primitives_linalg as L
 from weaktrace.lowering.rules import _register
 
 
-def _svd(x: Any, *, full_matrices: bool, compute_uv: bool) -> list[Any]:
-    out = lax_linalg.svd(x, full_matrices=full_matrices, compute_uv=compute_uv)
+def _svd(x: Any, *, full_matrices: bool, compute_uv: bool, algorithm: Any = None) -> list[Any]:
+    out = lax_linalg.svd(x, full_matrices=full_matrices, compute_uv=compute_uv,
+                         algorithm=algorithm)  # fmt: skip
     return list(out) if compute_uv else [out]
 
 
