@@ -237,3 +237,27 @@ def test_pinv_of_empty_matrices(shape):
     jax gives an empty (..., n, m) array in the operand's inexact dtype."""
     for dtype in (np.float32, np.int32, np.complex64):
         check(wnp.linalg.pinv, jnp.linalg.pinv, np.zeros(shape, dtype), context=str(dtype))
+
+
+HALF_LINALG = ["qr", "svd", "eigh", "cholesky", "inv", "eig", "slogdet", "det"]
+
+
+@pytest.mark.parametrize("name", HALF_LINALG)
+def test_half_float_linalg_refusal_is_not_implemented_as_jax(name):
+    """jax's CPU kernels refuse float16 with NotImplementedError ("Unsupported dtype
+    float16"); weaktrace raised TypeError only (linalg_test's testQrInvalidDtypeCPU).
+    Where jax computes (det of 3x3 by cofactors) weaktrace computes too."""
+    import weaktrace as wt
+
+    a = (np.ones((3, 3)) + np.eye(3)).astype(np.float16)
+    theirs, ours = getattr(jnp.linalg, name), getattr(wnp.linalg, name)
+    try:
+        want = jax.block_until_ready(theirs(jnp.asarray(a)))
+    except NotImplementedError as err:
+        assert "Unsupported dtype float16" in str(err)
+        for fn in (ours, wt.trace(ours)):
+            with pytest.raises(NotImplementedError, match="Unsupported dtype float16"):
+                fn(a)
+        return
+    got = ours(jnp.asarray(a))
+    np.testing.assert_allclose(np.asarray(got, np.float32), np.asarray(want, np.float32))

@@ -70,6 +70,11 @@ class ComplexNotImplementedError(OperandTypeError, NotImplementedError):
     (``jax.scipy.special.fresnel``)."""
 
 
+class UnsupportedKernelDTypeError(OperandTypeError, NotImplementedError):
+    """A dtype jax traces but its device kernel refuses with NotImplementedError
+    (float16 into jax.lax.linalg's CPU decompositions)."""
+
+
 class OperandValueError(WeaktraceError, ValueError):
     """An operand value an operation rejects where JAX raises ValueError (round of a
     bool, clip of a complex number)."""

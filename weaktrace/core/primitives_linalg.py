@@ -18,7 +18,7 @@ from typing import Any
 
 from weaktrace.core.primitives import _def, _real_dtype
 from weaktrace.dtypes import registry
-from weaktrace.errors import OperandTypeError, ShapeError
+from weaktrace.errors import OperandTypeError, ShapeError, UnsupportedKernelDTypeError
 from weaktrace.ir.values import AbstractValue
 
 _make = AbstractValue.make
@@ -34,6 +34,11 @@ def _matrix(
     """Check a (batch of) matrices; `half`: float16 / bfloat16 are accepted too (jax's
     CPU triangular_solve computes them)."""
     if x[1] not in _LAPACK and not (half and x[1].name in ("float16", "bfloat16")):
+        if x[1].name in ("float16", "bfloat16"):  # jax: NotImplementedError from the kernel
+            raise UnsupportedKernelDTypeError(
+                f"{name}: Unsupported dtype {x[1]}. jax.lax.linalg's kernels take float32, "
+                "float64, complex64 or complex128. Convert first, e.g. x.astype('float32')."
+            )
         raise OperandTypeError(
             f"{name} does not accept dtype {x[1]}: jax.lax.linalg's kernels take float32, "
             "float64, complex64 or complex128. Convert first, e.g. x.astype('float32')."
