@@ -261,3 +261,22 @@ def test_half_float_linalg_refusal_is_not_implemented_as_jax(name):
         return
     got = ours(jnp.asarray(a))
     np.testing.assert_allclose(np.asarray(got, np.float32), np.asarray(want, np.float32))
+
+
+@pytest.mark.parametrize("left_side", [True, False])
+@pytest.mark.parametrize("dtype", [np.float32, np.complex64])
+def test_lax_triangular_solve_of_a_vector(left_side, dtype):
+    """jax.lax.linalg.triangular_solve takes b with one axis fewer than a (a vector, a
+    column when left_side, else a row); weaktrace raised ShapeError (linalg_test's
+    testTriangularSolveGrad)."""
+    import weaktrace.lax as wlax
+
+    rng = np.random.default_rng(1)
+    a = np.tril(rng.standard_normal((2, 4, 4)) + 5 * np.eye(4)).astype(dtype)
+    b = rng.standard_normal((2, 4)).astype(dtype)
+    for flags in [dict(lower=True), dict(lower=True, transpose_a=True, conjugate_a=True),
+                  dict(lower=False, unit_diagonal=True)]:  # fmt: skip
+        check(lambda u, v, f=flags: wlax.linalg.triangular_solve(u, v, left_side=left_side, **f),
+              lambda u, v, f=flags: jax.lax.linalg.triangular_solve(u, v, left_side=left_side,
+                                                                    **f),
+              a, b, rtol=1e-4, atol=1e-5, context=str(flags))  # fmt: skip

@@ -121,9 +121,17 @@ def triangular_solve(a: Any, b: Any, *, left_side: bool = False, lower: bool = F
     ``x @ op(a) = b``, a triangular."""
     ctx = context(a, b)
     ta, tb = operand(a, ctx), operand(b, ctx)
+    conjugate_a = conjugate_a and ta.aval[1].kind == "c"  # jax drops it for real a
     flags = {"left_side": left_side, "lower": lower, "transpose_a": transpose_a,
              "conjugate_a": conjugate_a, "unit_diagonal": unit_diagonal}  # fmt: skip
-    return bind(L.triangular_solve_p, ta, tb, **{k: bool(v) for k, v in flags.items()})
+    # a b with one axis fewer than a is a single vector (a column, or a row if not left_side)
+    singleton = tb.aval.ndim == ta.aval.ndim - 1
+    if singleton:
+        tb = ops.expand_dims(tb, (-1 if left_side else -2,))
+    out = bind(L.triangular_solve_p, ta, tb, **{k: bool(v) for k, v in flags.items()})
+    if singleton:
+        out = out[..., 0] if left_side else out[..., 0, :]  # type: ignore[index]
+    return out
 
 
 def _call(fn: str, xs: tuple[Any, ...], **params: Any) -> list[Tracer]:
