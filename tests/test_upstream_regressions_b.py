@@ -280,3 +280,29 @@ def test_lax_triangular_solve_of_a_vector(left_side, dtype):
               lambda u, v, f=flags: jax.lax.linalg.triangular_solve(u, v, left_side=left_side,
                                                                     **f),
               a, b, rtol=1e-4, atol=1e-5, context=str(flags))  # fmt: skip
+
+
+def test_lax_eig_enable_eigvec_derivs():
+    """``lax.linalg.eig(..., enable_eigvec_derivs=True)`` raised NotImplementedError
+    (linalg_test's testEigGrad*); it is handed to jax's eig, whose JVP then covers the
+    eigenvectors: values and tangents agree with jax's, eagerly and traced."""
+    import weaktrace as wt
+    import weaktrace.lax as wlax
+
+    rng = np.random.default_rng(2)
+    a = rng.standard_normal((3, 3)).astype(np.float32)
+    t = rng.standard_normal((3, 3)).astype(np.float32)
+
+    def theirs(x):
+        w, v = jax.lax.linalg.eig(x, compute_left_eigenvectors=False,
+                                  enable_eigvec_derivs=True)  # fmt: skip
+        return jnp.abs(w).sum() + jnp.abs(v).sum()
+
+    def ours(x):
+        w, v = wlax.linalg.eig(x, compute_left_eigenvectors=False, enable_eigvec_derivs=True)
+        return wnp.abs(w).sum() + wnp.abs(v).sum()
+
+    want = jax.jvp(theirs, (a,), (t,))
+    for fn in (ours, wt.trace(ours)):
+        got = jax.jvp(fn, (a,), (t,))
+        np.testing.assert_allclose(got, want, rtol=1e-3, atol=1e-4)

@@ -115,7 +115,11 @@ svd_p = _def("svd", _svd, multiple_results=True)
 
 
 def _eig(
-    x: AbstractValue, *, compute_left_eigenvectors: bool, compute_right_eigenvectors: bool
+    x: AbstractValue,
+    *,
+    compute_left_eigenvectors: bool,
+    compute_right_eigenvectors: bool,
+    enable_eigvec_derivs: bool = False,
 ) -> list[AbstractValue]:
     n, _ = _matrix("eig", x, square=True)
     dt = _COMPLEX.get(x[1], x[1])

@@ -77,10 +77,12 @@ def eig(x: Any, *, compute_left_eigenvectors: bool = True,
         implementation: Any = None, use_magma: Any = None) -> Any:  # fmt: skip
     """``jax.lax.linalg.eig``: [eigenvalues, left eigenvectors, right eigenvectors]
     (the ones asked for), complex."""
-    _unsupported("eig", enable_eigvec_derivs=enable_eigvec_derivs, implementation=implementation)
+    _unsupported("eig", implementation=implementation)
     t = _one(x)
     params = {"compute_left_eigenvectors": bool(compute_left_eigenvectors),
               "compute_right_eigenvectors": bool(compute_right_eigenvectors)}  # fmt: skip
+    if enable_eigvec_derivs:  # only jax's JVP rule reads it: handed to jax's eig
+        params["enable_eigvec_derivs"] = True
     return t.ctx.emit_n(L.eig_p, (t,), params)
 
 

@@ -26,12 +26,14 @@ def _svd(x: Any, *, full_matrices: bool, compute_uv: bool, algorithm: Any = None
     return list(out) if compute_uv else [out]
 
 
-def _eig(x: Any, *, compute_left_eigenvectors: bool, compute_right_eigenvectors: bool) -> list[Any]:
+def _eig(x: Any, *, compute_left_eigenvectors: bool, compute_right_eigenvectors: bool,
+         enable_eigvec_derivs: bool = False) -> list[Any]:  # fmt: skip
     return list(
         lax_linalg.eig(
             x,
             compute_left_eigenvectors=compute_left_eigenvectors,
             compute_right_eigenvectors=compute_right_eigenvectors,
+            enable_eigvec_derivs=enable_eigvec_derivs,
         )
     )
 
