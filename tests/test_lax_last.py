@@ -310,8 +310,7 @@ def test_linalg_options_jax_has_and_weaktrace_refuses():
     for call in (
         lambda: wlax.linalg.eigh(x, subset_by_index=(0, 1)),
         lambda: wlax.linalg.qr(x, pivoting=True),
-        lambda: wlax.linalg.svd(x, algorithm=jlinalg.SvdAlgorithm.QR),
-    ):
+    ):  # svd(algorithm=...) is handed to jax now: tests/test_upstream_regressions_b.py
         with pytest.raises(NotImplementedError):
             call()
 

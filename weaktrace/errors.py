@@ -64,6 +64,17 @@ class KernelDtypeError(OperandTypeError, NotImplementedError):
     algebra: jax raises NotImplementedError, 'Unsupported dtype')."""
 
 
+class ComplexInputError(OperandTypeError, ValueError):
+    """A complex operand a real-only function refuses where JAX raises ValueError
+    (``jax.scipy.special.beta``, ``sici`` ...); a TypeError too, as weaktrace's other
+    dtype refusals are."""
+
+
+class ComplexNotImplementedError(OperandTypeError, NotImplementedError):
+    """A complex operand a function refuses where JAX raises NotImplementedError
+    (``jax.scipy.special.fresnel``)."""
+
+
 class OperandValueError(WeaktraceError, ValueError):
     """An operand value an operation rejects where JAX raises ValueError (round of a
     bool, clip of a complex number)."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from weaktrace.core.primitives import _def, _real_dtype
 from weaktrace.dtypes import registry
-from weaktrace.errors import OperandTypeError, ShapeError
+from weaktrace.errors import OperandTypeError, OperandValueError, ShapeError
 from weaktrace.ir.values import AbstractValue
 
 _D = registry.by_name
@@ -34,29 +34,39 @@ def to_inexact(dt: registry.DType) -> registry.DType:
 def _fft(x: AbstractValue, *, fft_type: str, fft_lengths: tuple[int, ...]) -> list[AbstractValue]:
     if fft_type not in FFT_TYPES:
         raise OperandTypeError(f"fft_type must be one of {FFT_TYPES}, got {fft_type!r}")
+    k = len(fft_lengths)
+    if k > x.ndim:
+        raise ShapeError(f"FFT input shape {x.shape} must have at least as many input "
+                         f"dimensions as fft_lengths {fft_lengths}.")  # fmt: skip
+    if not 1 <= k <= 3:
+        raise ShapeError(f"fft: {k} fft_lengths given; XLA transforms 1 to 3 axes at once")
     accepted = REAL_IN if fft_type == "RFFT" else COMPLEX_IN
     if x[1] not in accepted:
-        raise OperandTypeError(
-            f"fft of type {fft_type} does not accept dtype {x[1]}: it needs "
-            f"{' or '.join(sorted(str(d) for d in accepted))}. Convert the operand first."
+        # jax raises ValueError here, in these words
+        want = " or ".join(sorted(str(d) for d in accepted))
+        raise OperandValueError(
+            f"{fft_type} input must be {want}, got {x[1]}. Convert the operand first."
         )
-    k = len(fft_lengths)
-    if not 1 <= k <= min(3, x.ndim):
-        raise ShapeError(f"fft: {k} fft_lengths do not fit an operand of shape {x.shape}")
     shape = list(x.shape)
     tail = tuple(shape[-k:])
     if fft_type == "IRFFT":
-        want = (*fft_lengths[:-1], fft_lengths[-1] // 2 + 1)
         dt = _real_dtype(x[1])
         shape[-1] = fft_lengths[-1]
-    elif fft_type == "RFFT":
-        want = fft_lengths
-        dt = COMPLEX_OF[x[1]]
-        shape[-1] = fft_lengths[-1] // 2 + 1
+        if tail[:-1] != tuple(fft_lengths[:-1]):
+            raise ShapeError(f"IRFFT input shape {x.shape} minor dimensions must be equal to "
+                             f"all except the last fft_length, got {fft_lengths=}")  # fmt: skip
+        if tail[-1] != fft_lengths[-1] // 2 + 1:
+            raise ShapeError(f"IRFFT input shape {x.shape}: its last axis must have "
+                             f"fft_lengths[-1] // 2 + 1 entries, got {fft_lengths=}")  # fmt: skip
     else:
-        want, dt = fft_lengths, x[1]
-    if tail != tuple(want):
-        raise ShapeError(f"fft {fft_type} with lengths {fft_lengths} got operand shape {x.shape}")
+        if fft_type == "RFFT":
+            dt = COMPLEX_OF[x[1]]
+            shape[-1] = fft_lengths[-1] // 2 + 1
+        else:
+            dt = x[1]
+        if tail != tuple(fft_lengths):
+            raise ShapeError(f"{fft_type} input shape {x.shape} minor dimensions must be "
+                             f"equal to fft_lengths {fft_lengths}")  # fmt: skip
     return [AbstractValue.make(tuple(shape), dt, x[2])]
 
 

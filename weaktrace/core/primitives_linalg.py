@@ -14,6 +14,8 @@ custom linear-solve gradient (``rules_linalg.py``).
 
 from __future__ import annotations
 
+from typing import Any
+
 from weaktrace.core.primitives import _def, _real_dtype
 from weaktrace.dtypes import registry
 from weaktrace.errors import KernelDtypeError, OperandTypeError, ShapeError
@@ -32,9 +34,12 @@ def _matrix(
     """Check a (batch of) matrices; `half`: float16 / bfloat16 are accepted too (jax's
     CPU triangular_solve computes them)."""
     if x[1] not in _LAPACK and not (half and x[1].name in ("float16", "bfloat16")):
-        # jax: TypeError for ints and bools, NotImplementedError for half precision
-        error = KernelDtypeError if x[1].name in ("float16", "bfloat16") else OperandTypeError
-        raise error(
+        if x[1].name in ("float16", "bfloat16"):  # jax: NotImplementedError from the kernel
+            raise KernelDtypeError(
+                f"{name}: Unsupported dtype {x[1]}. jax.lax.linalg's kernels take float32, "
+                "float64, complex64 or complex128. Convert first, e.g. x.astype('float32')."
+            )
+        raise OperandTypeError(
             f"{name} does not accept dtype {x[1]}: jax.lax.linalg's kernels take float32, "
             "float64, complex64 or complex128. Convert first, e.g. x.astype('float32')."
         )
@@ -94,7 +99,8 @@ def _eigh(x: AbstractValue, *, lower: bool, symmetrize_input: bool) -> list[Abst
 eigh_p = _def("eigh", _eigh, multiple_results=True)
 
 
-def _svd(x: AbstractValue, *, full_matrices: bool, compute_uv: bool) -> list[AbstractValue]:
+def _svd(x: AbstractValue, *, full_matrices: bool, compute_uv: bool,
+         algorithm: Any = None) -> list[AbstractValue]:  # fmt: skip
     m, n = _matrix("svd", x)
     k = min(m, n)
     batch, dt, weak = x.shape[:-2], x[1], x[2]
@@ -109,7 +115,11 @@ svd_p = _def("svd", _svd, multiple_results=True)
 
 
 def _eig(
-    x: AbstractValue, *, compute_left_eigenvectors: bool, compute_right_eigenvectors: bool
+    x: AbstractValue,
+    *,
+    compute_left_eigenvectors: bool,
+    compute_right_eigenvectors: bool,
+    enable_eigvec_derivs: bool = False,
 ) -> list[AbstractValue]:
     n, _ = _matrix("eig", x, square=True)
     dt = _COMPLEX.get(x[1], x[1])

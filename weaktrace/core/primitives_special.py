@@ -20,7 +20,7 @@ from weaktrace.core.primitives import (
     broadcast_shapes,
 )
 from weaktrace.dtypes import registry
-from weaktrace.errors import ShapeError
+from weaktrace.errors import ComplexInputError, ComplexNotImplementedError, ShapeError
 from weaktrace.ir.values import AbstractValue, Primitive
 
 _make = AbstractValue.make
@@ -29,8 +29,23 @@ _KINDS_TEXT = {FLOAT: "a real floating dtype", INEXACT: "a floating or complex d
                "c": "a complex dtype"}  # fmt: skip
 
 
+# jax.scipy.special refuses complex operands of these with ValueError, in these words.
+_COMPLEX_WORDS = {n: f"{n} does not support complex-valued inputs." for n in (
+    "beta", "betainc", "dawsn", "entr", "exp1", "expi", "expn", "gammasgn", "hyp1f1",
+    "kl_div", "rel_entr")}  # fmt: skip
+_COMPLEX_WORDS["poch"] = "jnp.poch does not support complex-valued inputs."
+
+
 def _joined(name: str, avals: Sequence[AbstractValue], kinds: str) -> AbstractValue:
     dt = _same_dtypes(name, avals)
+    if dt.kind == "c" and name in _COMPLEX_WORDS:
+        raise ComplexInputError(f"{_COMPLEX_WORDS[name]} Got dtype {dt}.")
+    if dt.kind == "c" and name == "sici":
+        raise ComplexInputError(f"Argument `x` to sici must be real-valued. Got dtype {dt}.")
+    if dt.kind == "c" and name == "fresnel":
+        raise ComplexNotImplementedError(
+            f"fresnel: support for complex-valued inputs is not implemented yet (got {dt})."
+        )
     _require(name, avals[0], kinds, _KINDS_TEXT.get(kinds, kinds))
     shapes = [a[0] for a in avals]
     shape = broadcast_shapes(name, shapes) if len(set(shapes)) > 1 else shapes[0]
@@ -48,8 +63,8 @@ def elementwise(
         dt = a[1]
         if out == "c":
             dt = _complex_of(dt)
-        elif out == "wide" and dt.kind == "f" and dt.bits < params["wide"].bits:
-            dt = params["wide"]
+        elif out == "param":
+            dt = params["dtype"]
         return [_make(a[0], dt, a[2] and weak)] * n_out
 
     return _def(name, rule, multiple_results=n_out > 1)
@@ -153,8 +168,8 @@ log1mexp_p = _def("log1mexp", _log1mexp)
 
 # name -> (accepted kinds, number of results, result dtype rule, weak results?) of the
 # elementwise ones. The result dtype is the operands' (promoted) dtype, or: "c" its complex
-# counterpart, "wide" at least the param `wide` (jax's owens_t multiplies by float64 numpy
-# weights: its result is at least the canonical float64, float32 without x64).
+# counterpart, "param" the `dtype` param the mirror chose (owens_t: jax's quadrature mixes
+# in strong float64 weights, so the result is the operands' dtype joined with float64).
 # jax's results are strong where its definition mixes in strong constants (gamma, hyp1f1 ...).
 ELEMENTWISE: dict[str, tuple[str, int, str | None, bool]] = {
     # jax.nn (custom JVPs)
@@ -176,7 +191,7 @@ ELEMENTWISE: dict[str, tuple[str, int, str | None, bool]] = {
     "kl_div": (FLOAT, 1, None, True), "rel_entr": (FLOAT, 1, None, True),
     "log_ndtr": (FLOAT, 1, None, False), "ndtr": (FLOAT, 1, None, False),
     "ndtri": (FLOAT, 1, None, False), "multigammaln": (FLOAT, 1, None, False),
-    "owens_t": (INEXACT, 1, "wide", False), "poch": (FLOAT, 1, None, False),
+    "owens_t": (INEXACT, 1, "param", False), "poch": (FLOAT, 1, None, False),
     "sici": (FLOAT, 2, None, False), "spence": (FLOAT, 1, None, False),
     "wofz": ("c", 1, None, False),
 }  # fmt: skip

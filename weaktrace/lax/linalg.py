@@ -77,10 +77,12 @@ def eig(x: Any, *, compute_left_eigenvectors: bool = True,
         implementation: Any = None, use_magma: Any = None) -> Any:  # fmt: skip
     """``jax.lax.linalg.eig``: [eigenvalues, left eigenvectors, right eigenvectors]
     (the ones asked for), complex."""
-    _unsupported("eig", enable_eigvec_derivs=enable_eigvec_derivs, implementation=implementation)
+    _unsupported("eig", implementation=implementation)
     t = _one(x)
     params = {"compute_left_eigenvectors": bool(compute_left_eigenvectors),
               "compute_right_eigenvectors": bool(compute_right_eigenvectors)}  # fmt: skip
+    if enable_eigvec_derivs:  # only jax's JVP rule reads it: handed to jax's eig
+        params["enable_eigvec_derivs"] = True
     return t.ctx.emit_n(L.eig_p, (t,), params)
 
 
@@ -104,9 +106,11 @@ def qr(x: Any, *, pivoting: bool = False, full_matrices: bool = True,
 def svd(x: Any, *, full_matrices: bool = True, compute_uv: bool = True,
         subset_by_index: Any = None, algorithm: Any = None) -> Any:  # fmt: skip
     """``jax.lax.linalg.svd``: (u, s, vh), or s alone without compute_uv."""
-    _unsupported("svd", subset_by_index=subset_by_index, algorithm=algorithm)
+    _unsupported("svd", subset_by_index=subset_by_index)
     t = _one(x)
     params = {"full_matrices": bool(full_matrices), "compute_uv": bool(compute_uv)}
+    if algorithm is not None:  # jax's kernel choice, handed to its lowering (which checks it)
+        params["algorithm"] = algorithm
     out = t.ctx.emit_n(L.svd_p, (t,), params)
     return tuple(out) if compute_uv else out[0]
 
@@ -119,9 +123,17 @@ def triangular_solve(a: Any, b: Any, *, left_side: bool = False, lower: bool = F
     ``x @ op(a) = b``, a triangular."""
     ctx = context(a, b)
     ta, tb = operand(a, ctx), operand(b, ctx)
+    conjugate_a = conjugate_a and ta.aval[1].kind == "c"  # jax drops it for real a
     flags = {"left_side": left_side, "lower": lower, "transpose_a": transpose_a,
              "conjugate_a": conjugate_a, "unit_diagonal": unit_diagonal}  # fmt: skip
-    return bind(L.triangular_solve_p, ta, tb, **{k: bool(v) for k, v in flags.items()})
+    # a b with one axis fewer than a is a single vector (a column, or a row if not left_side)
+    singleton = tb.aval.ndim == ta.aval.ndim - 1
+    if singleton:
+        tb = ops.expand_dims(tb, (-1 if left_side else -2,))
+    out = bind(L.triangular_solve_p, ta, tb, **{k: bool(v) for k, v in flags.items()})
+    if singleton:
+        out = out[..., 0] if left_side else out[..., 0, :]  # type: ignore[index]
+    return out
 
 
 def _call(fn: str, xs: tuple[Any, ...], **params: Any) -> list[Tracer]:

@@ -20,17 +20,20 @@ from weaktrace.core import primitives_linalg as L
 from weaktrace.lowering.rules import _register
 
 
-def _svd(x: Any, *, full_matrices: bool, compute_uv: bool) -> list[Any]:
-    out = lax_linalg.svd(x, full_matrices=full_matrices, compute_uv=compute_uv)
+def _svd(x: Any, *, full_matrices: bool, compute_uv: bool, algorithm: Any = None) -> list[Any]:
+    out = lax_linalg.svd(x, full_matrices=full_matrices, compute_uv=compute_uv,
+                         algorithm=algorithm)  # fmt: skip
     return list(out) if compute_uv else [out]
 
 
-def _eig(x: Any, *, compute_left_eigenvectors: bool, compute_right_eigenvectors: bool) -> list[Any]:
+def _eig(x: Any, *, compute_left_eigenvectors: bool, compute_right_eigenvectors: bool,
+         enable_eigvec_derivs: bool = False) -> list[Any]:  # fmt: skip
     return list(
         lax_linalg.eig(
             x,
             compute_left_eigenvectors=compute_left_eigenvectors,
             compute_right_eigenvectors=compute_right_eigenvectors,
+            enable_eigvec_derivs=enable_eigvec_derivs,
         )
     )
 

@@ -18,8 +18,8 @@ _NN = {"relu": jax.nn.relu, "relu6": jax.nn.relu6, "polygamma": jax.lax.polygamm
 
 
 def _elementwise(fn: Any, multiple: bool) -> Any:
-    def rule(*xs: Any, wide: Any = None, **params: Any) -> Any:
-        out = fn(*xs, **params)  # `wide` only states the result dtype jax's fn gives
+    def rule(*xs: Any, **params: Any) -> Any:
+        out = fn(*xs, **params)
         return list(out) if multiple else out
 
     return rule
@@ -53,6 +53,10 @@ def _logmeanexp(x: Any, *rest: Any, axis: Any, keepdims: bool, has_where: bool) 
     return jax.nn.logmeanexp(x, axis=axis, where=_where(rest, has_where), keepdims=keepdims)
 
 
+# series_order goes positionally: jax's log_ndtr is a custom_jvp with it nondiff, and a
+# keyword call fails jax's own argument-name check under jax_enable_checks.
+lowering_rules[S.PRIMS["log_ndtr"]] = lambda x, *, series_order: jsp.log_ndtr(x, series_order)
+lowering_rules[S.PRIMS["owens_t"]] = lambda h, a, *, dtype: jsp.owens_t(h, a)
 lowering_rules[S.log1mexp_p] = lambda x, *, dtype, weak: jax.nn.log1mexp(x)
 lowering_rules[S.softmax_p] = _softmax
 lowering_rules[S.log_softmax_p] = _log_softmax

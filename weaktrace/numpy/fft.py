@@ -21,7 +21,7 @@ from weaktrace.core.primitives_fft import fft_p
 from weaktrace.core.primitives_fft import to_inexact as _to_inexact
 from weaktrace.dtypes import registry
 from weaktrace.dtypes.registry import DType
-from weaktrace.errors import InvalidInputError, OperandTypeError, OperandValueError, ShapeError
+from weaktrace.errors import InvalidInputError, OperandValueError, ShapeError
 from weaktrace.numpy import creation, reductions, shapes, ufuncs
 from weaktrace.numpy._core import (
     P,
@@ -73,7 +73,7 @@ def _lax_fft(x: Any, fft_type: str, lengths: Sequence[int]) -> Any:
     """``jax.lax.fft``: convert, then transform (nothing to transform: converted only)."""
     if fft_type == "RFFT":
         if x.aval[1].kind == "c":
-            raise OperandTypeError("only real valued inputs supported for rfft")
+            raise OperandValueError("only real valued inputs supported for rfft")
         x = convert(x.ctx, x, _to_inexact(x.aval[1]), False)
     else:
         x = convert(x.ctx, x, _to_complex(x.aval[1]), False)
@@ -99,7 +99,7 @@ def _fft_nd(x: Any, fft_type: str, s: Sequence[int]) -> Any:
 
 def _norm_factor(out: Any, s: Sequence[int], name: str, norm: str) -> Any:
     if norm == "backward":
-        return operand(np.asarray(1), out.ctx)
+        return 1  # jax scales by jnp.array(1): a weak int, so strict promotion accepts it
     if norm not in ("ortho", "forward"):
         raise OperandValueError(f'Invalid norm value {norm}; should be "backward",'
                                 '"ortho" or "forward".')  # fmt: skip
@@ -234,11 +234,21 @@ def _freq_dtype(dtype: Any) -> tuple[DType, DType]:
     return out, P._real_dtype(_to_inexact(out))
 
 
+def _freq_args(name: str, n: Any, d: Any) -> None:
+    if isinstance(n, list | tuple):
+        raise OperandValueError(
+            f"The n argument of jax.numpy.fft.{name} only takes an int. Got n = {list(n)}."
+        )
+    if isinstance(d, list | tuple):
+        raise OperandValueError(
+            f"The d argument of jax.numpy.fft.{name} only takes a single value. Got d = {list(d)}."
+        )
+
+
 @export
 def fftfreq(n: int, d: Any = 1.0, *, dtype: Any = None, device: Any = None) -> Any:
     """``jax.numpy.fft.fftfreq``: the sample frequencies of an n-point transform."""
-    if isinstance(n, list | tuple) or isinstance(d, list | tuple):
-        raise OperandValueError("fftfreq takes an int n and a single value d")
+    _freq_args("fftfreq", n, d)
     out_dt, dt = _freq_dtype(dtype)
     i = creation.arange(n, dtype=dt.numpy)
     k = (i + n // 2) % n - n // 2
@@ -249,8 +259,7 @@ def fftfreq(n: int, d: Any = 1.0, *, dtype: Any = None, device: Any = None) -> A
 @export
 def rfftfreq(n: int, d: Any = 1.0, *, dtype: Any = None, device: Any = None) -> Any:
     """``jax.numpy.fft.rfftfreq``: the frequencies of an n-point real transform."""
-    if isinstance(n, list | tuple) or isinstance(d, list | tuple):
-        raise OperandValueError("rfftfreq takes an int n and a single value d")
+    _freq_args("rfftfreq", n, d)
     dt, _ = _freq_dtype(dtype)
     k = creation.arange(0, n // 2 + 1, dtype=dt.numpy)
     return ufuncs.true_divide(k, creation.array(d * n, dtype=dt.numpy))

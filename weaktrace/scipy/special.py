@@ -9,6 +9,7 @@ and custom JVPs (xlogy, logit, zeta ...) are jax's."""
 
 from __future__ import annotations
 
+import inspect
 import operator
 from typing import Any
 
@@ -17,7 +18,7 @@ import numpy as np
 from weaktrace.core import primitives as P
 from weaktrace.core import primitives_lax as L
 from weaktrace.core import primitives_special as S
-from weaktrace.dtypes.registry import by_name
+from weaktrace.dtypes import registry
 from weaktrace.errors import InvalidInputError, OperandTypeError
 from weaktrace.ir.values import AbstractValue
 from weaktrace.numpy._core import bind, context, operand, promote_args
@@ -102,14 +103,19 @@ def _unary(name: str) -> Any:
 
 
 def _binary(name: str, a: str, b: str) -> Any:
-    def fn(x: Any, y: Any) -> Any:
-        return inexact(name, (x, y))
+    # jax's parameter names, so keyword calls bind (and wrong names raise) as jax's do
+    kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
+    sig = inspect.Signature([inspect.Parameter(a, kind), inspect.Parameter(b, kind)])
+
+    def fn(*args: Any, **kwargs: Any) -> Any:
+        bound = sig.bind(*args, **kwargs)
+        return inexact(name, (bound.arguments[a], bound.arguments[b]))
 
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = (
         f"``jax.scipy.special.{name}({a}, {b})``: jax's definition, on weaktrace's promotion."
     )
-    fn.__signature__ = None  # type: ignore[attr-defined]
+    fn.__signature__ = sig  # type: ignore[attr-defined]
     return export(fn)
 
 
@@ -139,12 +145,13 @@ rel_entr = _binary("rel_entr", "p", "q")
 
 @export
 def owens_t(h: Any, a: Any) -> Any:
-    """``jax.scipy.special.owens_t(h, a)``: jax's definition, on weaktrace's promotion. Its
-    quadrature takes float64 numpy weights: the result is at least the canonical float64
-    (float32 without x64), as jax's."""
+    """``jax.scipy.special.owens_t(h, a)``: jax's quadrature weights are a strong float64
+    table, so the result is the operands' inexact dtype joined with (canonical) float64."""
     b = context(h, a)
-    wide = b.policy.canonicalize(by_name("float64"))
-    return inexact("owens_t", (h, a), wide=wide)
+    ops = promote_args(b, "owens_t", (h, a), "inexact")
+    table = AbstractValue.make((), b.policy.canonicalize(registry.by_name("float64")), False)
+    dt = b.policy.promote("owens_t", [table, ops[0].aval], "inexact")[0]
+    return b.emit(S.PRIMS["owens_t"], tuple(ops), {"dtype": dt})
 
 
 poch = _binary("poch", "z", "m")
@@ -185,7 +192,7 @@ def polygamma(n: Any, x: Any) -> Any:
     """``jax.scipy.special.polygamma``: n must have an integer dtype."""
     b = context(n, x)
     if operand(n, b).aval[1].kind not in "iu":
-        raise OperandTypeError(
+        raise InvalidInputError(  # jax: ValueError; weaktrace said TypeError before
             f"Argument `n` to polygamma must be of integer type. Got dtype {operand(n, b).aval[1]}."
         )
     return inexact("polygamma", (n, x))

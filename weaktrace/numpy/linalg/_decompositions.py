@@ -25,7 +25,7 @@ from jax._src.numpy.linalg import EighResult, EigResult, QRResult, SlogdetResult
 from weaktrace.core import primitives_linalg as L
 from weaktrace.core.primitives_lax import sort_p
 from weaktrace.errors import InvalidInputError, OperandValueError, ShapeError
-from weaktrace.numpy import contractions, reductions, shapes, ufuncs
+from weaktrace.numpy import contractions, creation, reductions, shapes, ufuncs
 from weaktrace.numpy._core import (
     INT32,
     P,
@@ -335,8 +335,8 @@ def pinv(a: Any, rtol: Any = None, hermitian: bool = False, *, rcond: Any = None
     m, n = arr.aval[0][-2:] if arr.aval.ndim >= 2 else (0, 0)
     if arr.aval.ndim < 2:
         raise ShapeError(f"pinv needs matrices (..., m, n), got shape {arr.aval[0]}")
-    if m == 0 or n == 0:
-        raise NotImplementedError("pinv of an empty matrix is not mirrored yet")
+    if m == 0 or n == 0:  # jax: an empty (..., n, m) result in a's dtype
+        return creation.zeros((*arr.aval[0][:-2], n, m), dtype=arr.aval[1].numpy)
     b = arr.ctx
     arr = ufuncs.conjugate(arr)
     real = P._real_dtype(arr.aval[1])

@@ -20,8 +20,9 @@ from weaktrace.errors import (
     OperandValueError,
     ShapeError,
 )
-from weaktrace.numpy import contractions, reductions, shapes, ufuncs
+from weaktrace.numpy import contractions, creation, reductions, shapes, ufuncs
 from weaktrace.numpy._core import P, axis_arg, const_like, context, convert, lit, promote
+from weaktrace.numpy.gathers import _concrete
 from weaktrace.numpy.linalg._decompositions import _diag, _eps, _inexact, inv, operand_, solve, svd
 from weaktrace.numpy.linalg._exports import export
 
@@ -191,11 +192,9 @@ def cond(x: Any, p: Any = None) -> Any:
 
 @export
 def lstsq(a: Any, b: Any, rcond: float | None = None, *, numpy_resid: bool = False) -> Any:
-    """``jax.numpy.linalg.lstsq``: ``(x, residuals, rank, s)`` from the SVD (residuals
-    always computed, as jax does under jit)."""
-    if numpy_resid:
-        raise NotImplementedError("lstsq(numpy_resid=True) has a data-dependent shape; "
-                                  "jax computes it eagerly only")  # fmt: skip
+    """``jax.numpy.linalg.lstsq``: ``(x, residuals, rank, s)`` from the SVD. Residuals
+    are always computed, as jax does under jit; with ``numpy_resid`` they are empty
+    where NumPy's are (rank < n or m <= n), which needs a concrete rank (eager only)."""
     a, b = _inexact("lstsq", a, b)
     ctx = a.ctx
     if a.aval.ndim and b.aval.ndim and a.aval[0][0] != b.aval[0][0]:
@@ -209,21 +208,28 @@ def lstsq(a: Any, b: Any, rcond: float | None = None, *, numpy_resid: bool = Fal
         raise ShapeError(f"{b.aval.ndim}-dimensional array given. Array must be one or "
                          "two-dimensional")  # fmt: skip
     m, n = a.aval[0]
-    if m * n == 0:
-        raise NotImplementedError("lstsq of an empty matrix is not mirrored yet")
-    if rcond is None:
-        cut = operand_(_eps(a) * builtins.max(n, m), ctx)
+    dt = a.aval[1].numpy
+    if m * n == 0:  # jax: no SVD; s is empty (in a's dtype), rank 0, x zeros
+        s = creation.zeros((0,), dtype=dt)
+        rank = creation.array(0, dtype=int)
+        x = creation.zeros((n, *b.aval[0][1:]), dtype=dt)
     else:
-        cut = operand_(ufuncs.where(ufuncs.less(rcond, 0), _eps(a), rcond), ctx)
-    u, s, vt = svd(a, full_matrices=False)
-    cut = convert(ctx, cut, s.aval[1], False)
-    mask = ufuncs.logical_and(ufuncs.greater(s, 0), ufuncs.greater_equal(s, cut * s[0]))
-    rank = reductions.sum(mask)
-    safe_s = convert(ctx, ufuncs.where(mask, s, 1), a.aval[1], False)
-    s_inv = ufuncs.where(mask, ufuncs.true_divide(1, safe_s), 0)[:, None]
-    utb = contractions.matmul(ufuncs.conjugate(u).T, b)
-    x = contractions.matmul(ufuncs.conjugate(vt).T, s_inv * utb)
-    resid = ufuncs.power(norm(b - contractions.matmul(a, x), axis=0), 2)
+        if rcond is None:
+            cut = operand_(_eps(a) * builtins.max(n, m), ctx)
+        else:
+            cut = operand_(ufuncs.where(ufuncs.less(rcond, 0), _eps(a), rcond), ctx)
+        u, s, vt = svd(a, full_matrices=False)
+        cut = convert(ctx, cut, s.aval[1], False)
+        mask = ufuncs.logical_and(ufuncs.greater(s, 0), ufuncs.greater_equal(s, cut * s[0]))
+        rank = reductions.sum(mask)
+        safe_s = convert(ctx, ufuncs.where(mask, s, 1), a.aval[1], False)
+        s_inv = ufuncs.where(mask, ufuncs.true_divide(1, safe_s), 0)[:, None]
+        utb = contractions.matmul(ufuncs.conjugate(u).T, b)
+        x = contractions.matmul(ufuncs.conjugate(vt).T, s_inv * utb)
+    if numpy_resid and (m <= n or _concrete(rank, "lstsq(numpy_resid=True)") < n):
+        resid = creation.asarray([])
+    else:
+        resid = ufuncs.power(norm(b - contractions.matmul(a, x), axis=0), 2)
     if vector:
         x = shapes.ravel(x)
     return x, resid, rank, s
