@@ -5,6 +5,8 @@ through ``weaktrace.trace`` (against ``jax.jit``)."""
 
 from __future__ import annotations
 
+import inspect
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -13,6 +15,90 @@ import pytest
 import weaktrace as wt
 import weaktrace.nn as wnn
 import weaktrace.numpy as wnp
+import weaktrace.random as wr
+
+# -- out_sharding ---------------------------------------------------------------------
+# random_lax_test's RandomOutShardingTest passes out_sharding= to every sampler that
+# takes it; weaktrace's samplers did not accept the keyword (TypeError).
+
+SHARDED = {
+    "ball": lambda m, k, s: m.ball(k, 2, shape=(1,), out_sharding=s),
+    "bernoulli": lambda m, k, s: m.bernoulli(k, 0.3, shape=(1,), out_sharding=s),
+    "beta": lambda m, k, s: m.beta(k, 2.0, 3.0, shape=(1,), out_sharding=s),
+    "bits": lambda m, k, s: m.bits(k, (1,), out_sharding=s),
+    "categorical": lambda m, k, s: m.categorical(k, np.zeros(3, np.float32), shape=(1,),
+                                                 out_sharding=s),
+    "cauchy": lambda m, k, s: m.cauchy(k, (1,), out_sharding=s),
+    "chisquare": lambda m, k, s: m.chisquare(k, 2.0, shape=(1,), out_sharding=s),
+    "dirichlet": lambda m, k, s: m.dirichlet(k, np.ones(3, np.float32), shape=(1,),
+                                             out_sharding=s),
+    "exponential": lambda m, k, s: m.exponential(k, (1,), out_sharding=s),
+    "f": lambda m, k, s: m.f(k, 2.0, 3.0, shape=(1,), out_sharding=s),
+    "gamma": lambda m, k, s: m.gamma(k, 2.0, shape=(1,), out_sharding=s),
+    "generalized_normal": lambda m, k, s: m.generalized_normal(k, 0.5, (1,), out_sharding=s),
+    "geometric": lambda m, k, s: m.geometric(k, 0.5, shape=(1,), out_sharding=s),
+    "gumbel": lambda m, k, s: m.gumbel(k, (1,), out_sharding=s),
+    "laplace": lambda m, k, s: m.laplace(k, (1,), out_sharding=s),
+    "loggamma": lambda m, k, s: m.loggamma(k, 2.0, shape=(1,), out_sharding=s),
+    "logistic": lambda m, k, s: m.logistic(k, (1,), out_sharding=s),
+    "lognormal": lambda m, k, s: m.lognormal(k, sigma=1.0, shape=(1,), out_sharding=s),
+    "maxwell": lambda m, k, s: m.maxwell(k, (1,), out_sharding=s),
+    "multivariate_normal": lambda m, k, s: m.multivariate_normal(
+        k, np.zeros(1, np.float32), np.eye(1, dtype=np.float32), shape=(1,), out_sharding=s),
+    "normal": lambda m, k, s: m.normal(k, (1,), out_sharding=s),
+    "orthogonal": lambda m, k, s: m.orthogonal(k, 3, shape=(1,), out_sharding=s),
+    "pareto": lambda m, k, s: m.pareto(k, 3.0, shape=(1,), out_sharding=s),
+    "permutation": lambda m, k, s: m.permutation(k, 1, out_sharding=s),
+    "poisson": lambda m, k, s: m.poisson(k, 3.0, shape=(1,), out_sharding=s),
+    "rademacher": lambda m, k, s: m.rademacher(k, (1,), out_sharding=s),
+    "randint": lambda m, k, s: m.randint(k, (1,), 0, 10, out_sharding=s),
+    "rayleigh": lambda m, k, s: m.rayleigh(k, 0.5, shape=(1,), out_sharding=s),
+    "t": lambda m, k, s: m.t(k, 10.0, shape=(1,), out_sharding=s),
+    "triangular": lambda m, k, s: m.triangular(k, 0.0, 0.5, 1.0, shape=(1,), out_sharding=s),
+    "truncated_normal": lambda m, k, s: m.truncated_normal(k, -2.0, 2.0, shape=(1,),
+                                                           out_sharding=s),
+    "uniform": lambda m, k, s: m.uniform(k, (1,), out_sharding=s),
+    "wald": lambda m, k, s: m.wald(k, 1.0, shape=(1,), out_sharding=s),
+}  # fmt: skip
+
+
+def test_every_sampler_jax_gives_out_sharding_takes_it():
+    """The case table covers every jax.random function with an out_sharding keyword."""
+    takes = {n for n in dir(jax.random) if not n.startswith("_") and callable(f := getattr(
+        jax.random, n)) and "out_sharding" in inspect.signature(f).parameters}  # fmt: skip
+    assert takes == set(SHARDED)
+
+
+def _mesh_sharding() -> tuple[jax.sharding.Mesh, jax.sharding.NamedSharding]:
+    mesh = jax.make_mesh((1,), ("x",), axis_types=(jax.sharding.AxisType.Explicit,))
+    return mesh, jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec("x"))
+
+
+@pytest.mark.parametrize("name", sorted(SHARDED))
+def test_samplers_take_out_sharding(name):
+    """Same samples, dtype and sharding as jax's, eager and traced (against jax.jit)."""
+    fn = SHARDED[name]
+    mesh, s = _mesh_sharding()
+    key = jax.random.key(3)
+    with jax.set_mesh(mesh):
+        got, want = fn(wr, key, s), fn(jax.random, key, s)
+        got_t = wt.trace(lambda k: fn(wr, k, s))(key)
+        want_t = jax.jit(lambda k: fn(jax.random, k, s))(key)
+    for g, w in ((got, want), (got_t, want_t)):
+        assert g.dtype == w.dtype and g.shape == w.shape
+        assert g.sharding.spec == w.sharding.spec
+        np.testing.assert_array_equal(np.asarray(g), np.asarray(w))
+
+
+def test_out_sharding_where_jax_takes_none_is_a_type_error():
+    """binomial has no out_sharding in jax: TypeError, as jax's unexpected keyword."""
+    _, s = _mesh_sharding()
+    key = jax.random.key(0)
+    with pytest.raises(TypeError):
+        jax.random.binomial(key, 3.0, 0.5, out_sharding=s)  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        wr.binomial(key, 3.0, 0.5, out_sharding=s)
+
 
 # -- nn.one_hot of a traced num_classes -------------------------------------------------
 

@@ -73,4 +73,11 @@ def static_int(value: Any, name: str, what: str) -> int:
         raise InvalidInputError(f"{name}: {what} must be an integer, got {value!r}") from None
 
 
-__all__ = ["EXPORTS", "export", "key_context", "registry", "shape_arg", "static_int", "user_dtype"]
+def sharded(out_sharding: Any) -> dict[str, Any]:
+    """The ``out_sharding`` param of a sampler: passed on to the jax.random function the
+    sampler lowers to (which places the samples); left out of the program when None."""
+    return {} if out_sharding is None else {"out_sharding": out_sharding}
+
+
+__all__ = ["EXPORTS", "export", "key_context", "registry", "shape_arg", "sharded", "static_int",
+           "user_dtype"]  # fmt: skip
