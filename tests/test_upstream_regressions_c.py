@@ -120,3 +120,37 @@ def test_one_hot_of_a_jax_traced_num_classes_raises_jaxs_concretization_error():
         assert "in jax.nn.one_hot argument `num_classes`" in str(got)
     np.testing.assert_array_equal(wnn.one_hot(wnp.asarray([0, 2]), 3),
                                   jax.nn.one_hot(jnp.asarray([0, 2]), 3))  # fmt: skip
+
+
+# -- raw keys after a change of jax_default_prng_impl ----------------------------------
+
+RAW_KEY_OPS = {
+    "split": lambda m, k: m.split(k, 3),
+    "split shape": lambda m, k: m.split(k, (3, 2)),
+    "fold_in": lambda m, k: m.fold_in(k, 7),
+    "vmap split": lambda m, k: jax.vmap(m.split)(m.split(k, 3)),
+    "bits": lambda m, k: m.bits(k, (4,)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RAW_KEY_OPS))
+def test_raw_keys_follow_the_default_prng_impl_after_it_changes(name):
+    """random_lax_test's UnsafeRBGPRNGTest (run after RBGPRNGTest) split raw unsafe_rbg
+    keys as rbg keys: the eager path reused the program compiled under the previous
+    default implementation (both keys are uint32[4]), silently giving other keys."""
+    op = RAW_KEY_OPS[name]
+    old = jax.config.jax_default_prng_impl
+    try:
+        for impl in ("rbg", "unsafe_rbg", "threefry2x32", "rbg"):
+            jax.config.update("jax_default_prng_impl", impl)
+            key = jax.random.PRNGKey(73, impl=impl)
+            want = op(jax.random, key)
+            np.testing.assert_array_equal(op(wr, key), want, err_msg=f"{impl} eager")
+            if name == "vmap split":
+                continue  # jax.vmap takes no weaktrace tracer inside a trace
+            traced = wt.trace(lambda k, op=op: op(wr, k))(key)
+            np.testing.assert_array_equal(traced, jax.jit(lambda k, op=op: op(jax.random, k))(key),
+                                          err_msg=f"{impl} traced")  # fmt: skip
+            assert traced.dtype == want.dtype and traced.shape == want.shape
+    finally:
+        jax.config.update("jax_default_prng_impl", old)

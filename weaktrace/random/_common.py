@@ -7,6 +7,8 @@ import operator
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import jax
+
 from weaktrace.core.mirror import exporter
 from weaktrace.core.operands import context, operand
 from weaktrace.core.trace import Context, Tracer
@@ -15,7 +17,9 @@ from weaktrace.dtypes.registry import DType
 from weaktrace.errors import InvalidDTypeError, InvalidInputError, ShapeError
 
 EXPORTS: dict[str, Callable[..., Any]] = {}
-export = exporter(EXPORTS)
+# A raw key is read with jax's default PRNG implementation when traced; jax.jit's cache
+# does not key on it, so each implementation gets its own compiled eager path.
+export = exporter(EXPORTS, jax.random.key_dtype)
 
 
 def key_context(key: Any, *args: Any) -> tuple[Context, Tracer]:
