@@ -154,3 +154,88 @@ def test_raw_keys_follow_the_default_prng_impl_after_it_changes(name):
             assert traced.dtype == want.dtype and traced.shape == want.shape
     finally:
         jax.config.update("jax_default_prng_impl", old)
+
+
+# -- shape arguments and permutation's refusals -----------------------------------------
+
+KEY_SHAPED = {
+    "normal": lambda m, k, s: m.normal(k, s),
+    "uniform": lambda m, k, s: m.uniform(k, s),
+    "bits": lambda m, k, s: m.bits(k, s),
+    "gamma": lambda m, k, s: m.gamma(k, 2.0, shape=s),
+    "bernoulli": lambda m, k, s: m.bernoulli(k, 0.5, s),
+    "randint": lambda m, k, s: m.randint(k, s, 0, 4),
+    "orthogonal": lambda m, k, s: m.orthogonal(k, 2, s),
+    "weibull_min": lambda m, k, s: m.weibull_min(k, 1.0, 1.0, s),
+    "multinomial": lambda m, k, s: m.multinomial(k, 3.0, np.ones(3, np.float32) / 3, shape=s),
+    "choice": lambda m, k, s: m.choice(k, 5, s),
+}
+SHAPES = [3, True, np.int64(3), np.array(3), np.array([2, 3]), [2, 1], (2.5,), "ab"]
+
+
+def _outcome(fn):
+    try:
+        r = fn()
+    except Exception as err:  # the class is compared: what jax raises
+        return ("error", isinstance(err, TypeError), str(err).split(",")[0])
+    return ("ok", r.shape, r.dtype, np.asarray(r).tobytes())
+
+
+@pytest.mark.parametrize("name", sorted(KEY_SHAPED))
+def test_shape_arguments_are_what_jax_random_takes(name):
+    """jax.random reads a shape with canonicalize_shape: a Python int is one dimension
+    (weaktrace refused ``normal(key, 3)``), and a refusal is a TypeError in jax's words
+    (random_lax_test's testStaticShapeErrors matches 'Shapes must be 1D')."""
+    fn = KEY_SHAPED[name]
+    key = jax.random.PRNGKey(0)
+    for s in SHAPES:
+        want = _outcome(lambda s=s: fn(jax.random, key, s))
+        got = _outcome(lambda s=s: fn(wr, key, s))
+        if want[0] == "error":  # (multinomial's IndexError for np.int64(3) is jax's accident)
+            assert got[0] == "error" and got[1] >= want[1], (s, got, want)
+            if want[2].startswith("Shapes must be"):
+                assert got[2] == want[2], (s, got, want)
+        else:
+            assert got == want, s
+        if want[0] == "ok":
+            traced = wt.trace(lambda k, s=s: fn(wr, k, s))(key)
+            np.testing.assert_array_equal(traced, jax.jit(lambda k, s=s: fn(jax.random, k, s))(key))
+
+
+def test_a_jit_traced_shape_is_refused_in_jaxs_words():
+    want = _error(jax.jit(lambda n: jax.random.normal(jax.random.PRNGKey(0), (n, 2))), 3)
+    got = _error(jax.jit(lambda n: wr.normal(jax.random.PRNGKey(0), (n, 2))), 3)
+    assert isinstance(got, TypeError) and isinstance(want, TypeError)
+    assert str(got).startswith("Shapes must be 1D sequences of concrete values of integer type")
+
+
+@pytest.mark.parametrize("axis", [-3, -2, -1, 0, 1, 3])
+def test_permutation_of_an_int_checks_the_axis(axis):
+    """random_lax_test's testPermutationErrors: ``permutation(key, 10, axis=3)`` is a
+    ValueError in jax (the axis of arange(10)); weaktrace ignored the axis."""
+    key = jax.random.PRNGKey(1)
+    want = _outcome(lambda: jax.random.permutation(key, 10, axis=axis))
+    got = _outcome(lambda: wr.permutation(key, 10, axis=axis))
+    assert got[:2] == want[:2]
+    if want[0] == "error":
+        with pytest.raises(ValueError):
+            wr.permutation(key, 10, axis=axis)
+        with pytest.raises(ValueError):
+            wt.trace(lambda k: wr.permutation(k, 10, axis=axis))(key)
+    else:
+        traced = wt.trace(lambda k: wr.permutation(k, 10, axis=axis))(key)
+        np.testing.assert_array_equal(traced, jax.jit(lambda k: jax.random.permutation(
+            k, 10, axis=axis))(key))  # fmt: skip
+
+
+@pytest.mark.parametrize("name", ["permutation", "choice"])
+def test_a_jit_traced_int_population_is_a_concretization_error(name):
+    """``jax.jit(random.permutation)(key, 10)`` raises ConcretizationTypeError; weaktrace
+    raised TracerArrayConversionError (np.asarray of the jax tracer)."""
+    key = jax.random.PRNGKey(0)
+    want = _error(jax.jit(getattr(jax.random, name)), key, 10)
+    got = _error(jax.jit(getattr(wr, name)), key, 10)
+    assert isinstance(got, jax.errors.ConcretizationTypeError), type(got)
+    assert isinstance(want, jax.errors.ConcretizationTypeError)
+    traced = _error(wt.trace(getattr(wr, name)), key, 10)
+    assert isinstance(traced, jax.errors.ConcretizationTypeError), type(traced)

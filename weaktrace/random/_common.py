@@ -4,7 +4,7 @@ arguments as ``jax.random`` reads them (under the trace's policy)."""
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import jax
@@ -42,20 +42,25 @@ def user_dtype(ctx: Context, dtype: Any, default: type, name: str, kinds: str,
 
 
 def shape_arg(shape: Any, name: str, optional: bool = False) -> tuple[int, ...] | None:
-    """``core.canonicalize_shape``: a sequence of ints (None where `optional`)."""
+    """``core.canonicalize_shape``: a Python int (one dimension) or an iterable of
+    concrete integers (None where `optional`); jax's words where it refuses."""
     if shape is None and optional:
         return None
-    if not isinstance(shape, Sequence) or isinstance(shape, str):
-        raise ShapeError(
-            f"{name}: shapes must be 1D sequences of concrete values of integer type, "
-            f"got {shape!r}. Pass a tuple, e.g. shape=(3,)."
-        )
+    if isinstance(shape, int):
+        shape = (shape,)
     try:
+        if isinstance(shape, str):
+            raise TypeError
         dims = tuple(operator.index(d) for d in shape)
     except TypeError:
+        hint = ""
+        if isinstance(shape, Iterable) and any(isinstance(d, Tracer | jax.core.Tracer)
+                                               for d in shape):  # fmt: skip
+            hint = (" If using `jit`, try using `static_argnums` or applying `jit` to "
+                    "smaller subfunctions.")  # fmt: skip
         raise ShapeError(
-            f"{name}: shapes must be 1D sequences of concrete values of integer type, "
-            f"got {shape!r}."
+            f"Shapes must be 1D sequences of concrete values of integer type, got {shape}."
+            f"{hint} (the shape argument of jax.random.{name}; pass a tuple, e.g. shape=(3,))"
         ) from None
     if any(d < 0 for d in dims):
         raise ShapeError(f"{name}: negative dimensions are not allowed, got shape {dims}")

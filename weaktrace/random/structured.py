@@ -9,6 +9,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+import jax
 import numpy as np
 
 from weaktrace.core.operands import operand
@@ -16,6 +17,7 @@ from weaktrace.core.promotion import convert, promote
 from weaktrace.core.trace import Tracer
 from weaktrace.dtypes import registry
 from weaktrace.errors import (
+    ConcretizationError,
     InvalidDTypeError,
     InvalidInputError,
     OperandTypeError,
@@ -86,6 +88,13 @@ def categorical(key: Any, logits: Any, axis: int = -1, shape: Sequence[int] | No
 
 def _population(x: Any, name: str) -> int | None:
     """An int population (permutation's x, choice's a), or None for an array."""
+    if isinstance(x, jax.core.Tracer) and not np.ndim(x):  # jax.jit(permutation)(key, 10)
+        raise ConcretizationError(
+            f"{name}: a scalar population must be concrete (it sets the result's shape), "
+            f"got a value traced by jax ({x.aval}). The error arose in argument "
+            f"{'x' if name == 'permutation' else 'a'} of jax.random.{name}(); pass a "
+            "Python int or mark it static."
+        )
     if isinstance(x, Tracer) or np.ndim(x):
         if isinstance(x, Tracer) and not x.aval.shape:
             static_int(x, name, "a scalar population")
@@ -102,6 +111,12 @@ def permutation(key: Any, x: Any, axis: int = 0, independent: bool = False, *,
     ctx, k = key_context(key, x)
     n = _population(x, "permutation")
     if n is not None:
+        ax = static_int(axis, "permutation", "axis")
+        if not -1 <= ax < 1:  # jax checks the axis against arange(x)
+            raise OperandValueError(
+                f"axis {ax} is out of bounds for array of dimension 1 (permutation of an "
+                "integer population)"
+            )
         return _sample("permutation", k, (), n=n, axis=0, independent=bool(independent),
                        args=(), dtype=ctx.policy.defaults["i"],
                        **sharded(out_sharding))  # fmt: skip
@@ -202,6 +217,11 @@ def multinomial(key: Any, n: Any, p: Any, *, shape: Sequence[int] | None = None,
                 dtype: Any = None, unroll: int | bool = 1) -> Any:  # fmt: skip
     """``jax.random.multinomial``: counts per outcome (``n`` and ``p`` promote to one
     inexact dtype); the result has `dtype`, by default the default float dtype."""
+    if isinstance(shape, int):  # jax indexes it: no int shorthand here
+        raise OperandTypeError(
+            f"multinomial: shape must be a sequence, got {shape!r} ('int' object is not "
+            "subscriptable). Pass a tuple, e.g. shape=(3,)."
+        )
     ctx, k = key_context(key, n, p)
     ops = promote(ctx, "multinomial", [operand(n, ctx), operand(p, ctx)], "inexact")
     # counts.astype(dtype): astype(None) gives the default float dtype
