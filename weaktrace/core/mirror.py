@@ -42,9 +42,14 @@ def _traced(out: Any) -> bool:
     )
 
 
-def exporter(registry: dict[str, Callable[..., Any]]) -> Callable[[F], F]:
+def exporter(
+    registry: dict[str, Callable[..., Any]], compile_key: Callable[[], Any] | None = None
+) -> Callable[[F], F]:
     """A decorator that registers a mirror function in `registry` under its name and
-    makes its eager results jax arrays."""
+    makes its eager results jax arrays. `compile_key` names global state that the
+    traced program reads but jax.jit's cache does not key on (weaktrace.random: the
+    default PRNG implementation raw keys are read with); each value gets its own
+    compiled eager path, as each gives jax's eager functions another answer."""
 
     def export(fn: F) -> F:
         def finish(args: tuple[Any, ...], out: Any) -> Any:
@@ -56,16 +61,17 @@ def exporter(registry: dict[str, Callable[..., Any]]) -> Callable[[F], F]:
                 return out if _traced(out) else to_jax(out)
             return out
 
-        compiled: list[EagerJit] = []  # made on the first eager call
+        compiled: dict[Any, EagerJit] = {}  # made on the first eager call
 
         @functools.wraps(fn)
         def public(*args: Any, **kwargs: Any) -> Any:
             # An eager call from user code runs compiled: no source line is needed, so
             # nothing is pinned (this is the path whose cost is jax.jit's dispatch).
             if current() is None and eager_jit.ENABLED and not _internal(args):
-                if not compiled:
-                    compiled.append(EagerJit(fn))
-                ej = compiled[0]
+                key = None if compile_key is None else compile_key()
+                ej = compiled.get(key)
+                if ej is None:
+                    ej = compiled[key] = EagerJit(fn)
                 if ej.fast:  # jax.jit's dispatch, with no Python frame of ours between
                     try:
                         return ej.jitted(*args, **kwargs)

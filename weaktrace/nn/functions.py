@@ -11,6 +11,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
+import jax
 import numpy as np
 
 from weaktrace import lax as _lax
@@ -299,10 +300,12 @@ def one_hot(x: Any, num_classes: int, *, dtype: Any = None, axis: Any = -1) -> A
     try:
         n = operator.index(num_classes)
     except TypeError:
-        if num_classes.__class__ is Tracer:  # jax's error for a traced num_classes
+        # jax's error for a traced num_classes: ours, or jax's own (jax.jit(one_hot))
+        if isinstance(num_classes, Tracer | jax.core.Tracer):
             raise ConcretizationError(
                 "one_hot: num_classes must be a concrete integer (it sets the result's "
-                "shape), got a traced value; pass a Python int or mark it static"
+                "shape), got a traced value; pass a Python int or mark it static. "
+                "The error arose in jax.nn.one_hot argument `num_classes`."
             ) from None
         raise InvalidInputError(
             f"one_hot: num_classes must be a concrete integer, got {num_classes!r}"

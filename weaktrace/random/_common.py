@@ -4,8 +4,10 @@ arguments as ``jax.random`` reads them (under the trace's policy)."""
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable
 from typing import Any
+
+import jax
 
 from weaktrace.core.mirror import exporter
 from weaktrace.core.operands import context, operand
@@ -15,7 +17,9 @@ from weaktrace.dtypes.registry import DType
 from weaktrace.errors import InvalidDTypeError, InvalidInputError, ShapeError
 
 EXPORTS: dict[str, Callable[..., Any]] = {}
-export = exporter(EXPORTS)
+# A raw key is read with jax's default PRNG implementation when traced; jax.jit's cache
+# does not key on it, so each implementation gets its own compiled eager path.
+export = exporter(EXPORTS, jax.random.key_dtype)
 
 
 def key_context(key: Any, *args: Any) -> tuple[Context, Tracer]:
@@ -38,20 +42,25 @@ def user_dtype(ctx: Context, dtype: Any, default: type, name: str, kinds: str,
 
 
 def shape_arg(shape: Any, name: str, optional: bool = False) -> tuple[int, ...] | None:
-    """``core.canonicalize_shape``: a sequence of ints (None where `optional`)."""
+    """``core.canonicalize_shape``: a Python int (one dimension) or an iterable of
+    concrete integers (None where `optional`); jax's words where it refuses."""
     if shape is None and optional:
         return None
-    if not isinstance(shape, Sequence) or isinstance(shape, str):
-        raise ShapeError(
-            f"{name}: shapes must be 1D sequences of concrete values of integer type, "
-            f"got {shape!r}. Pass a tuple, e.g. shape=(3,)."
-        )
+    if isinstance(shape, int):
+        shape = (shape,)
     try:
+        if isinstance(shape, str):
+            raise TypeError
         dims = tuple(operator.index(d) for d in shape)
     except TypeError:
+        hint = ""
+        if isinstance(shape, Iterable) and any(isinstance(d, Tracer | jax.core.Tracer)
+                                               for d in shape):  # fmt: skip
+            hint = (" If using `jit`, try using `static_argnums` or applying `jit` to "
+                    "smaller subfunctions.")  # fmt: skip
         raise ShapeError(
-            f"{name}: shapes must be 1D sequences of concrete values of integer type, "
-            f"got {shape!r}."
+            f"Shapes must be 1D sequences of concrete values of integer type, got {shape}."
+            f"{hint} (the shape argument of jax.random.{name}; pass a tuple, e.g. shape=(3,))"
         ) from None
     if any(d < 0 for d in dims):
         raise ShapeError(f"{name}: negative dimensions are not allowed, got shape {dims}")
@@ -73,4 +82,11 @@ def static_int(value: Any, name: str, what: str) -> int:
         raise InvalidInputError(f"{name}: {what} must be an integer, got {value!r}") from None
 
 
-__all__ = ["EXPORTS", "export", "key_context", "registry", "shape_arg", "static_int", "user_dtype"]
+def sharded(out_sharding: Any) -> dict[str, Any]:
+    """The ``out_sharding`` param of a sampler: passed on to the jax.random function the
+    sampler lowers to (which places the samples); left out of the program when None."""
+    return {} if out_sharding is None else {"out_sharding": out_sharding}
+
+
+__all__ = ["EXPORTS", "export", "key_context", "registry", "shape_arg", "sharded", "static_int",
+           "user_dtype"]  # fmt: skip

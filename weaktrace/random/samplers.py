@@ -26,7 +26,7 @@ from weaktrace.errors import (
     TypePromotionError,
 )
 from weaktrace.ir.values import AbstractValue
-from weaktrace.random._common import export, key_context, shape_arg, user_dtype
+from weaktrace.random._common import export, key_context, shape_arg, sharded, user_dtype
 
 _F32 = registry.by_name("float32")
 _INT32 = registry.by_name("int32")
@@ -47,10 +47,12 @@ def _dtype(ctx: Context, dtype: Any, name: str, kinds: str, default: type = floa
 def _simple(name: str, kinds: str = FLOAT, default: type = float) -> Any:
     """A sampler of `shape` and `dtype` only (normal, exponential, ...)."""
 
-    def fn(key: Any, shape: Sequence[int] = (), dtype: Any = None) -> Any:
+    def fn(key: Any, shape: Sequence[int] = (), dtype: Any = None, *,
+           out_sharding: Any = None) -> Any:  # fmt: skip
         ctx, k = key_context(key)
         dt = _dtype(ctx, dtype, name, kinds, default)
-        return _sample(name, k, (), shape=shape_arg(shape, name), dtype=dt)
+        return _sample(name, k, (), shape=shape_arg(shape, name), dtype=dt,
+                       **sharded(out_sharding))  # fmt: skip
 
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = f"``jax.random.{name}``: samples of `shape` and `dtype` (bit-identical to jax's)."
@@ -67,21 +69,25 @@ rademacher = _simple("rademacher", ANY, int)
 
 
 @export
-def bits(key: Any, shape: Sequence[int] = (), dtype: Any = None) -> Any:
+def bits(key: Any, shape: Sequence[int] = (), dtype: Any = None, *,
+         out_sharding: Any = None) -> Any:  # fmt: skip
     """``jax.random.bits``: uniform bits as unsigned ints (default uint32, uint64 with x64)."""
     ctx, k = key_context(key)
     dt = ctx.policy.defaults["u"] if dtype is None else _dtype(ctx, dtype, "bits", UINT)
-    return _sample("bits", k, (), shape=shape_arg(shape, "bits"), dtype=dt)
+    return _sample("bits", k, (), shape=shape_arg(shape, "bits"), dtype=dt,
+                   **sharded(out_sharding))  # fmt: skip
 
 
 @export
-def gumbel(key: Any, shape: Sequence[int] = (), dtype: Any = None, mode: str | None = None) -> Any:
+def gumbel(key: Any, shape: Sequence[int] = (), dtype: Any = None, mode: str | None = None,
+           *, out_sharding: Any = None) -> Any:  # fmt: skip
     """``jax.random.gumbel``."""
     ctx, k = key_context(key)
     dt = _dtype(ctx, dtype, "gumbel", FLOAT)
     if mode not in (None, "high", "low"):
         raise OperandValueError(f"Must provide valid mode for gumbel got: {mode}")
-    return _sample("gumbel", k, (), shape=shape_arg(shape, "gumbel"), dtype=dt, mode=mode)
+    return _sample("gumbel", k, (), shape=shape_arg(shape, "gumbel"), dtype=dt, mode=mode,
+                   **sharded(out_sharding))  # fmt: skip
 
 
 def _converted(ctx: Context, args: Sequence[Any], dt: DType) -> list[Tracer]:
@@ -91,12 +97,13 @@ def _converted(ctx: Context, args: Sequence[Any], dt: DType) -> list[Tracer]:
 
 @export
 def uniform(key: Any, shape: Sequence[int] = (), dtype: Any = None, minval: Any = 0.0,
-            maxval: Any = 1.0) -> Any:  # fmt: skip
+            maxval: Any = 1.0, *, out_sharding: Any = None) -> Any:  # fmt: skip
     """``jax.random.uniform``: floats in ``[minval, maxval)``."""
     ctx, k = key_context(key, minval, maxval)
     dt = _dtype(ctx, dtype, "uniform", FLOAT)
     ops = _converted(ctx, (minval, maxval), dt)
-    return _sample("uniform", k, ops, shape=shape_arg(shape, "uniform"), dtype=dt)
+    return _sample("uniform", k, ops, shape=shape_arg(shape, "uniform"), dtype=dt,
+                   **sharded(out_sharding))  # fmt: skip
 
 
 def _params(name: str, names: tuple[str, ...], kinds: str = FLOAT, convert_to: str = "dtype",
@@ -105,7 +112,8 @@ def _params(name: str, names: tuple[str, ...], kinds: str = FLOAT, convert_to: s
     `convert_to`: "dtype" (jax converts each parameter to the dtype), "f32" (poisson),
     "inexact" (promote_dtypes_inexact) or "none" (jax's computation decides)."""
 
-    def fn(key: Any, *args: Any, shape: Sequence[int] | None = None, dtype: Any = None) -> Any:
+    def fn(key: Any, *args: Any, shape: Sequence[int] | None = None, dtype: Any = None,
+           out_sharding: Any = None) -> Any:  # fmt: skip
         ctx, k = key_context(key, *args)
         dt = _dtype(ctx, dtype, name, kinds, default)
         if convert_to == "dtype":
@@ -124,7 +132,10 @@ def _params(name: str, names: tuple[str, ...], kinds: str = FLOAT, convert_to: s
                         f"{o.aval[1]} to {dt}"
                     )
             ops = _converted(ctx, ops, dt)
-        return _sample(name, k, ops, shape=shape_arg(shape, name, True), dtype=dt)
+        if out_sharding is not None and name == "binomial":  # jax's binomial takes none
+            raise InvalidInputError("binomial() got an unexpected keyword 'out_sharding'")
+        return _sample(name, k, ops, shape=shape_arg(shape, name, True), dtype=dt,
+                       **sharded(out_sharding))  # fmt: skip
 
     def wrapper(key: Any, *args: Any, **kw: Any) -> Any:
         extra = args[len(names) :]

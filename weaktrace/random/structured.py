@@ -9,6 +9,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+import jax
 import numpy as np
 
 from weaktrace.core.operands import operand
@@ -16,6 +17,7 @@ from weaktrace.core.promotion import convert, promote
 from weaktrace.core.trace import Tracer
 from weaktrace.dtypes import registry
 from weaktrace.errors import (
+    ConcretizationError,
     InvalidDTypeError,
     InvalidInputError,
     OperandTypeError,
@@ -23,7 +25,7 @@ from weaktrace.errors import (
     ShapeError,
 )
 from weaktrace.ir.values import AbstractValue
-from weaktrace.random._common import export, key_context, shape_arg, static_int
+from weaktrace.random._common import export, key_context, shape_arg, sharded, static_int
 from weaktrace.random.samplers import FLOAT, INT, _converted, _dtype, _sample
 
 _make = AbstractValue.make
@@ -33,7 +35,7 @@ _BOOL = registry.by_name("bool")
 
 @export
 def bernoulli(key: Any, p: Any = 0.5, shape: Sequence[int] | None = None,
-              mode: str = "low") -> Any:  # fmt: skip
+              mode: str = "low", *, out_sharding: Any = None) -> Any:  # fmt: skip
     """``jax.random.bernoulli``: bools, True with probability `p` (a float)."""
     s = shape_arg(shape, "bernoulli", True)
     if mode not in ("high", "low"):
@@ -45,11 +47,13 @@ def bernoulli(key: Any, p: Any = 0.5, shape: Sequence[int] | None = None,
             f"bernoulli probability `p` must have a floating dtype, got {pt.aval[1]}."
         )
     pt = convert(ctx, pt, pt.aval[1], False)
-    return _sample("bernoulli", k, (pt,), shape=s, mode=mode, dtype=_BOOL)
+    return _sample("bernoulli", k, (pt,), shape=s, mode=mode, dtype=_BOOL,
+                   **sharded(out_sharding))  # fmt: skip
 
 
 @export
-def randint(key: Any, shape: Sequence[int], minval: Any, maxval: Any, dtype: Any = None) -> Any:
+def randint(key: Any, shape: Sequence[int], minval: Any, maxval: Any, dtype: Any = None, *,
+            out_sharding: Any = None) -> Any:  # fmt: skip
     """``jax.random.randint``: integers in ``[minval, maxval)`` of an integer dtype."""
     ctx, k = key_context(key, minval, maxval)
     dt = _dtype(ctx, dtype, "randint", INT, int)
@@ -59,12 +63,14 @@ def randint(key: Any, shape: Sequence[int], minval: Any, maxval: Any, dtype: Any
     for o in ops:
         if o.aval[1].kind not in "biuf":
             raise OperandTypeError(f"randint: minval and maxval must be real, got {o.aval[1]}")
-    return _sample("randint", k, ops, shape=shape_arg(shape, "randint"), dtype=dt)
+    return _sample("randint", k, ops, shape=shape_arg(shape, "randint"), dtype=dt,
+                   **sharded(out_sharding))  # fmt: skip
 
 
 @export
 def categorical(key: Any, logits: Any, axis: int = -1, shape: Sequence[int] | None = None,
-                replace: bool = True, mode: str | None = None) -> Any:  # fmt: skip
+                replace: bool = True, mode: str | None = None, *,
+                out_sharding: Any = None) -> Any:  # fmt: skip
     """``jax.random.categorical``: indices sampled from unnormalized log-probabilities
     along `axis` (default int dtype; int32 without replacement, from top_k)."""
     ctx, k = key_context(key, logits)
@@ -76,11 +82,19 @@ def categorical(key: Any, logits: Any, axis: int = -1, shape: Sequence[int] | No
         )
     dt = ctx.policy.defaults["i"] if replace else _INT32
     return _sample("categorical", k, (lg,), shape=shape_arg(shape, "categorical", True),
-                   axis=axis, replace=bool(replace), mode=mode, dtype=dt)  # fmt: skip
+                   axis=axis, replace=bool(replace), mode=mode, dtype=dt,
+                   **sharded(out_sharding))  # fmt: skip
 
 
 def _population(x: Any, name: str) -> int | None:
     """An int population (permutation's x, choice's a), or None for an array."""
+    if isinstance(x, jax.core.Tracer) and not np.ndim(x):  # jax.jit(permutation)(key, 10)
+        raise ConcretizationError(
+            f"{name}: a scalar population must be concrete (it sets the result's shape), "
+            f"got a value traced by jax ({x.aval}). The error arose in argument "
+            f"{'x' if name == 'permutation' else 'a'} of jax.random.{name}(); pass a "
+            "Python int or mark it static."
+        )
     if isinstance(x, Tracer) or np.ndim(x):
         if isinstance(x, Tracer) and not x.aval.shape:
             static_int(x, name, "a scalar population")
@@ -91,20 +105,28 @@ def _population(x: Any, name: str) -> int | None:
 
 
 @export
-def permutation(key: Any, x: Any, axis: int = 0, independent: bool = False) -> Any:
+def permutation(key: Any, x: Any, axis: int = 0, independent: bool = False, *,
+                out_sharding: Any = None) -> Any:  # fmt: skip
     """``jax.random.permutation``: a shuffled ``arange(x)``, or `x` shuffled along `axis`."""
     ctx, k = key_context(key, x)
     n = _population(x, "permutation")
     if n is not None:
+        ax = static_int(axis, "permutation", "axis")
+        if not -1 <= ax < 1:  # jax checks the axis against arange(x)
+            raise OperandValueError(
+                f"axis {ax} is out of bounds for array of dimension 1 (permutation of an "
+                "integer population)"
+            )
         return _sample("permutation", k, (), n=n, axis=0, independent=bool(independent),
-                       args=(), dtype=ctx.policy.defaults["i"])  # fmt: skip
+                       args=(), dtype=ctx.policy.defaults["i"],
+                       **sharded(out_sharding))  # fmt: skip
     xt = operand(x, ctx)
     ax = static_int(axis, "permutation", "axis")
     if not -xt.aval.ndim <= ax < xt.aval.ndim:
         raise ShapeError(f"permutation: axis {ax} is out of bounds for shape {xt.aval.shape}")
     return _sample("permutation", k, (xt,), axis=ax % xt.aval.ndim,
                    independent=bool(independent), dtype=xt.aval[1],
-                   result=(xt.aval[1], xt.aval[2]))  # fmt: skip
+                   result=(xt.aval[1], xt.aval[2]), **sharded(out_sharding))  # fmt: skip
 
 
 @export
@@ -158,18 +180,21 @@ def choice(key: Any, a: Any, shape: Sequence[int] = (), replace: bool = True, p:
 
 
 @export
-def dirichlet(key: Any, alpha: Any, shape: Sequence[int] | None = None, dtype: Any = None) -> Any:
+def dirichlet(key: Any, alpha: Any, shape: Sequence[int] | None = None, dtype: Any = None, *,
+              out_sharding: Any = None) -> Any:  # fmt: skip
     """``jax.random.dirichlet``: vectors on the simplex, one per batch of `alpha`'s
     leading dimensions."""
     ctx, k = key_context(key, alpha)
     dt = _dtype(ctx, dtype, "dirichlet", FLOAT)
     ops = _converted(ctx, (alpha,), dt)
-    return _sample("dirichlet", k, ops, shape=shape_arg(shape, "dirichlet", True), dtype=dt)
+    return _sample("dirichlet", k, ops, shape=shape_arg(shape, "dirichlet", True), dtype=dt,
+                   **sharded(out_sharding))  # fmt: skip
 
 
 @export
 def multivariate_normal(key: Any, mean: Any, cov: Any, shape: Sequence[int] | None = None,
-                        dtype: Any = None, method: str = "cholesky") -> Any:  # fmt: skip
+                        dtype: Any = None, method: str = "cholesky", *,
+                        out_sharding: Any = None) -> Any:  # fmt: skip
     """``jax.random.multivariate_normal``: ``mean`` and ``cov`` promote to one inexact
     dtype, which is also the default sample dtype."""
     ctx, k = key_context(key, mean, cov)
@@ -183,7 +208,8 @@ def multivariate_normal(key: Any, mean: Any, cov: Any, shape: Sequence[int] | No
         )
     res = ctx.policy.join([ops[0].aval, _make((), dt, False)])
     return _sample("multivariate_normal", k, ops, method=method, dtype=dt, result=(res[0], False),
-                   shape=shape_arg(shape, "multivariate_normal", True))  # fmt: skip
+                   shape=shape_arg(shape, "multivariate_normal", True),
+                   **sharded(out_sharding))  # fmt: skip
 
 
 @export
@@ -191,6 +217,11 @@ def multinomial(key: Any, n: Any, p: Any, *, shape: Sequence[int] | None = None,
                 dtype: Any = None, unroll: int | bool = 1) -> Any:  # fmt: skip
     """``jax.random.multinomial``: counts per outcome (``n`` and ``p`` promote to one
     inexact dtype); the result has `dtype`, by default the default float dtype."""
+    if isinstance(shape, int):  # jax indexes it: no int shorthand here
+        raise OperandTypeError(
+            f"multinomial: shape must be a sequence, got {shape!r} ('int' object is not "
+            "subscriptable). Pass a tuple, e.g. shape=(3,)."
+        )
     ctx, k = key_context(key, n, p)
     ops = promote(ctx, "multinomial", [operand(n, ctx), operand(p, ctx)], "inexact")
     # counts.astype(dtype): astype(None) gives the default float dtype
@@ -202,7 +233,7 @@ def multinomial(key: Any, n: Any, p: Any, *, shape: Sequence[int] | None = None,
 
 @export
 def orthogonal(key: Any, n: int, shape: Sequence[int] = (), dtype: Any = None,
-               m: int | None = None) -> Any:  # fmt: skip
+               m: int | None = None, *, out_sharding: Any = None) -> Any:  # fmt: skip
     """``jax.random.orthogonal``: matrices of shape ``(*shape, n, m)`` with orthonormal
     rows or columns."""
     ctx, k = key_context(key)
@@ -210,27 +241,31 @@ def orthogonal(key: Any, n: int, shape: Sequence[int] = (), dtype: Any = None,
     mm = None if m is None else static_int(m, "orthogonal", "m")
     dt = _dtype(ctx, dtype, "normal", "fc")
     return _sample("orthogonal", k, (), n=nn, m=mm, dtype=dt,
-                   shape=shape_arg(shape, "orthogonal"))  # fmt: skip
+                   shape=shape_arg(shape, "orthogonal"), **sharded(out_sharding))  # fmt: skip
 
 
 @export
-def ball(key: Any, d: int, p: float = 2, shape: Sequence[int] = (), dtype: Any = None) -> Any:
+def ball(key: Any, d: int, p: float = 2, shape: Sequence[int] = (), dtype: Any = None, *,
+         out_sharding: Any = None) -> Any:  # fmt: skip
     """``jax.random.ball``: points in the unit `p`-ball of dimension `d`."""
     ctx, k = key_context(key)
     dd = static_int(d, "ball", "d")
     dt = _dtype(ctx, dtype, "gamma", FLOAT)
-    return _sample("ball", k, (), d=dd, p=p, dtype=dt, shape=shape_arg(shape, "ball"))
+    return _sample("ball", k, (), d=dd, p=p, dtype=dt, shape=shape_arg(shape, "ball"),
+                   **sharded(out_sharding))  # fmt: skip
 
 
 @export
-def generalized_normal(key: Any, p: float, shape: Sequence[int] = (), dtype: Any = None) -> Any:
+def generalized_normal(key: Any, p: float, shape: Sequence[int] = (), dtype: Any = None, *,
+                       out_sharding: Any = None) -> Any:  # fmt: skip
     """``jax.random.generalized_normal``: samples with density ``exp(-abs(x) ** p)``."""
     ctx, k = key_context(key)
     if isinstance(p, Tracer):
         raise InvalidInputError("generalized_normal: p must be a Python float (it is static)")
     dt = _dtype(ctx, dtype, "gamma", FLOAT)
     return _sample("generalized_normal", k, (), p=p, dtype=dt,
-                   shape=shape_arg(shape, "generalized_normal"))  # fmt: skip
+                   shape=shape_arg(shape, "generalized_normal"),
+                   **sharded(out_sharding))  # fmt: skip
 
 
 def _arith(name: str, key: Any, args: Sequence[Any], shape: Any, dtype: Any) -> Any:
