@@ -166,3 +166,24 @@ def _solve(a: AbstractValue, b: AbstractValue, *, vector: bool) -> list[Abstract
 
 
 solve_p = _def("solve", _solve)
+
+
+def _det(a: AbstractValue) -> list[AbstractValue]:
+    """``jax.numpy.linalg.det`` of 1x1 or n >= 4 matrices, whole (its custom JVP is jax's:
+    the cofactor rule, 0 at a singular matrix): strong, as jax's."""
+    _matrix("det", a, square=True)
+    return [_make(a.shape[:-2], a[1], False)]
+
+
+det_p = _def("det", _det)
+
+
+def _slogdet(a: AbstractValue) -> list[AbstractValue]:
+    """``jax.numpy.linalg.slogdet`` (method 'lu'), whole (its custom JVP is jax's): sign in
+    a's dtype, log|det| real; weak only where jax's small-matrix formula keeps a weak a."""
+    n, _ = _matrix("slogdet", a, square=True)
+    weak = a[2] and n <= 2
+    return [_make(a.shape[:-2], a[1], weak), _make(a.shape[:-2], _real_dtype(a[1]), weak)]
+
+
+slogdet_p = _def("slogdet", _slogdet, multiple_results=True)

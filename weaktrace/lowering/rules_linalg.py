@@ -103,3 +103,7 @@ def _solve(a: Any, b: Any, *, vector: bool) -> Any:
 
 
 _register(L.solve_p, _solve)
+# jax's own functions, for their custom JVPs (a composition of lu would differentiate to
+# NaN at a singular matrix)
+_register(L.det_p, lambda x: jax.numpy.linalg.det(x))
+_register(L.slogdet_p, lambda x: list(jax.numpy.linalg.slogdet(x)))

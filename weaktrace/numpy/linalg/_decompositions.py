@@ -224,23 +224,6 @@ def _lu_parts(a: Any) -> tuple[Any, Any, Any]:
     return diag, is_zero, parity
 
 
-def _slogdet_lu(a: Any) -> tuple[Any, Any]:
-    dt = a.aval[1]
-    b = a.ctx
-    diag, is_zero, parity = _lu_parts(a)
-    if kind(a) == "c":
-        sign = reductions.prod(ufuncs.true_divide(diag, convert(b, ufuncs.abs(diag), dt, False)),
-                               axis=-1)  # fmt: skip
-    else:
-        sign = lit(b, 1, dt)
-        parity = parity + reductions.count_nonzero(ufuncs.less(diag, lit(b, 0, dt)), axis=-1)
-    flip = convert(b, -2 * (parity % 2) + 1, dt, False)
-    sign = ufuncs.where(is_zero, lit(b, 0, dt), sign * flip)
-    logs = convert(b, ufuncs.log(ufuncs.abs(diag)), dt, False)
-    logdet = ufuncs.where(is_zero, lit(b, -np.inf, dt), reductions.sum(logs, axis=-1))
-    return sign, ufuncs.real(logdet)
-
-
 def _slogdet_qr(a: Any) -> tuple[Any, Any]:
     """``jax._src.numpy.linalg._slogdet_qr``: the R diagonal's signs and logs, times -1
     for each Householder reflection made (a nonzero tau among the first n - 1)."""
@@ -258,23 +241,21 @@ def _slogdet_qr(a: Any) -> tuple[Any, Any]:
 
 @export
 def slogdet(a: Any, *, method: str | None = None) -> Any:
-    """``jax.numpy.linalg.slogdet``: ``(sign, logabsdet)``; 1x1 and 2x2 analytically."""
+    """``jax.numpy.linalg.slogdet``: ``(sign, logabsdet)``."""
     (a,) = _inexact("slogdet", a)
-    n = _square("slogdet", a)
+    _square("slogdet", a)
     if method not in (None, "lu", "qr"):
         raise OperandValueError(f"Unknown slogdet method '{method}'. Supported methods "
                                 "are 'lu' (`None`), and 'qr'.")  # fmt: skip
     if method == "qr":
         return SlogdetResult(*_slogdet_qr(a))
-    if n in (1, 2):
-        d = a[..., 0, 0] if n == 1 else a[..., 0, 0] * a[..., 1, 1] - a[..., 0, 1] * a[..., 1, 0]
-        return SlogdetResult(ufuncs.sign(d), ufuncs.real(ufuncs.log(ufuncs.abs(d))))
-    return SlogdetResult(*_slogdet_lu(a))
+    # jax's own slogdet, for its custom JVP (the sign's tangent of a complex matrix)
+    return SlogdetResult(*a.ctx.emit_n(L.slogdet_p, (a,), {}))
 
 
 @export
 def det(a: Any) -> Any:
-    """``jax.numpy.linalg.det``: cofactors for 2x2 and 3x3, else from slogdet."""
+    """``jax.numpy.linalg.det``: cofactors for 2x2 and 3x3 (as jax), else jax's own det."""
     (a,) = _inexact("det", a)
     n = _square("det", a)
     if n == 2:
@@ -284,8 +265,7 @@ def det(a: Any) -> Any:
         pos = [a[..., 0, i] * a[..., 1, j] * a[..., 2, k] for i, j, k in terms]
         neg = [a[..., 0, k] * a[..., 1, j] * a[..., 2, i] for i, j, k in terms]
         return pos[0] + pos[1] + pos[2] - neg[0] - neg[1] - neg[2]
-    sign, logdet = slogdet(a)
-    return sign * convert(a.ctx, ufuncs.exp(logdet), sign.aval[1], False)
+    return a.ctx.emit(L.det_p, (a,), {})  # jax's own det, for its custom JVP
 
 
 @export
