@@ -145,3 +145,26 @@ def test_det_and_slogdet_derivatives_are_jaxs(fn, n):
         for g, w in zip(jax.tree.leaves(got), jax.tree.leaves(want), strict=True):
             np.testing.assert_allclose(np.asarray(g), np.asarray(w), rtol=1e-4, atol=1e-5,
                                        equal_nan=True, err_msg=f"{fn} {label} {n}")  # fmt: skip
+
+
+def _message(fn):
+    err = _raised(fn)
+    return type(err), str(err)
+
+
+def test_control_flow_refusals_use_jaxs_words():
+    """jax's lax_control_flow_test (testCallableErrors, test_platform_dependent_no_default)
+    matches these words; associative_scan checked its elements before its function."""
+    import re
+
+    import weaktrace.lax as wlax
+
+    for call, words in [
+        (lambda m: m.associative_scan(42, 0), r"lax.associative_scan: fn argument should be"),
+        (lambda m: m.platform_dependent(1, tpu=lambda x: x),
+         r"translation rule .* not found for platform cpu"),
+    ]:  # fmt: skip
+        want_cls, want = _message(lambda c=call: c(jax.lax))
+        got_cls, got = _message(lambda c=call: c(wlax))
+        assert re.search(words, want), want  # jax still says so
+        assert issubclass(got_cls, want_cls) and re.search(words, got), (got_cls, got)

@@ -81,6 +81,8 @@ def associative_scan(
 ) -> Any:
     """``jax.lax.associative_scan``: the parallel prefix scan of an associative fn
     (the odd/even recursion of Blelloch's algorithm), log-depth."""
+    if not callable(fn):
+        raise TypeError("lax.associative_scan: fn argument should be callable.")
     flat, tree = _tree.tree_flatten(elems)
     ctx = context(*flat)
     xs = [operand(x, ctx) for x in flat]

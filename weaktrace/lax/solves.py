@@ -245,8 +245,9 @@ def platform_dependent(*args: Any, default: Callable[..., Any] | None = None,
     if which is None:
         if default is None:
             raise NotImplementedError(
-                "platform_dependent: no branch for the cpu platform (weaktrace runs on CPU): "
-                f"give a 'cpu' branch or a default; got {sorted(per_platform)}"
+                "translation rule for platform_dependent not found for platform cpu: no "
+                "branch for the cpu platform (weaktrace runs on CPU); give a 'cpu' branch or "
+                f"a default; got {sorted(per_platform)}"
             )
         which = len(branches) - 1
     leaves = _tree.tree_leaves(args)
