@@ -126,9 +126,9 @@ def _matrices(n):
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4])
-@pytest.mark.parametrize("fn", ["det", "slogdet"])
-def test_det_and_slogdet_derivatives_are_jaxs(fn, n):
-    """det/slogdet differentiate by jax's custom JVPs: weaktrace's lu composition gave NaN
+@pytest.mark.parametrize("fn", ["det", "slogdet", "pinv"])
+def test_det_slogdet_pinv_derivatives_are_jaxs(fn, n):
+    """det/slogdet/pinv differentiate by jax's custom JVPs: weaktrace's compositions gave NaN
     at singular matrices (jax: 0 at the zero matrix) and a zero sign tangent for a complex
     1x1 matrix (found by up7 from jax's linalg_test)."""
     for label, m in _matrices(n).items():

@@ -187,3 +187,12 @@ def _slogdet(a: AbstractValue) -> list[AbstractValue]:
 
 
 slogdet_p = _def("slogdet", _slogdet, multiple_results=True)
+
+
+def _pinv(a: AbstractValue, rtol: AbstractValue, *, hermitian: bool) -> list[AbstractValue]:
+    """``jax.numpy.linalg.pinv`` whole (its custom JVP is jax's): (..., n, m), strong."""
+    m, n = _matrix("pinv", a)
+    return [_make((*a.shape[:-2], n, m), a[1], False)]
+
+
+pinv_p = _def("pinv", _pinv)
