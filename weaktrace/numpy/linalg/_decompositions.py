@@ -213,17 +213,6 @@ def svdvals(x: Any, /) -> Any:
 # -- determinants, solves, inverses ---------------------------------------------------
 
 
-def _lu_parts(a: Any) -> tuple[Any, Any, Any]:
-    """The LU diagonal, its zero flag and the permutation's parity (odd swaps)."""
-    lu, pivots, _ = a.ctx.emit_n(L.lu_p, (a,), {})
-    diag = _diag(lu)
-    is_zero = reductions.any(ufuncs.equal(diag, lit(a.ctx, 0, a.aval[1])), axis=-1)
-    n = a.aval[0][-1]
-    iota = a.ctx.emit(P.iota_p, (), {"dtype": INT32, "shape": (n,), "dimension": 0})
-    parity = reductions.count_nonzero(ufuncs.not_equal(pivots, iota), axis=-1)
-    return diag, is_zero, parity
-
-
 def _slogdet_qr(a: Any) -> tuple[Any, Any]:
     """``jax._src.numpy.linalg._slogdet_qr``: the R diagonal's signs and logs, times -1
     for each Householder reflection made (a nonzero tau among the first n - 1)."""
