@@ -155,18 +155,7 @@ ComplexWarning = np.exceptions.ComplexWarning
 dtype = np.dtype
 finfo = ml_dtypes.finfo
 iinfo = ml_dtypes.iinfo
-
-
-def can_cast(from_: Any, to: Any, casting: str = "safe") -> bool:
-    """``jax.numpy.can_cast`` (numpy's own): an array stands for its dtype, as numpy reads
-    a jax array's (a traced weaktrace value too, which numpy could not convert)."""
-    return bool(np.can_cast(_dtype_like(from_), _dtype_like(to), casting=casting))  # type: ignore[arg-type]
-
-
-def _dtype_like(x: Any) -> Any:
-    return np.dtype(x.dtype) if isinstance(x, Tracer) else x
-
-
+can_cast = np.can_cast  # jax.numpy's is numpy's own (the same object)
 inf, nan, pi, e = math.inf, math.nan, math.pi, math.e
 euler_gamma = float(np.euler_gamma)
 newaxis = None
