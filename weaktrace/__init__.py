@@ -42,6 +42,9 @@ from weaktrace.ir import (
     typecheck,
 )
 from weaktrace.lint import Finding, LintReport, lint
+from weaktrace.transforms import install as _install_transforms
+
+_install_transforms()  # jax.grad, jax.vmap, ... inside a trace (see weaktrace.transforms)
 
 __version__ = "0.1.0"
 

@@ -18,5 +18,6 @@ from weaktrace.lowering import (  # noqa: F401
     rules_scatter,
     rules_solve,
     rules_special,
+    rules_transform,
     rules_window,
 )

@@ -1,0 +1,217 @@
+"""jax's transformations (jax.grad, value_and_grad, vmap, jacfwd, jacrev, hessian,
+checkpoint, jvp) called inside a weaktrace trace, on functions written with
+weaktrace.numpy: generated (transformation x function x operand dtype x x64) programs
+must give jax.make_jaxpr's shapes, dtypes and weak flags and jax.jit's values, and raise
+where jax raises. Outside a trace the wrapped transformations are jax's."""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import itertools
+import random
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import weaktrace as wt
+import weaktrace.nn as wnn
+import weaktrace.numpy as wnp
+import weaktrace.random as wrandom
+from weaktrace.transforms import ORIGINAL
+
+# Scalar-valued functions of one array, written once for both namespaces: (xnp, nn, x).
+BODIES = {
+    "sum sin*2": lambda n, nn, x: n.sum(n.sin(x) * 2),
+    "mean relu": lambda n, nn, x: n.mean(nn.relu(x - 0.5)),
+    "logsumexp": lambda n, nn, x: nn.logsumexp(x),
+    "where": lambda n, nn, x: n.sum(n.where(x > 0.5, x * x, 1.0)),
+    "softmax·x": lambda n, nn, x: n.vdot(nn.softmax(x), x),
+    "int power": lambda n, nn, x: (x**3).sum() + 1,
+    "norm": lambda n, nn, x: n.linalg.norm(x),
+}
+# The transformation applied, as a function of (body, x) -> output pytree.
+TRANSFORMS = {
+    "grad": lambda f, x: jax.grad(f)(x),
+    "value_and_grad": lambda f, x: jax.value_and_grad(f)(x),
+    "grad has_aux": lambda f, x: jax.grad(lambda a: (f(a), {"a": a.sum() * 2}), has_aux=True)(x),
+    "vmap": lambda f, x: jax.vmap(f)(x.reshape(2, -1)),
+    "vmap in_axes=1": lambda f, x: jax.vmap(f, in_axes=1)(x.reshape(2, -1)),
+    "vmap of grad": lambda f, x: jax.vmap(jax.grad(f))(x.reshape(2, -1)),
+    "jacfwd": lambda f, x: jax.jacfwd(jax.grad(f))(x),
+    "jacrev": lambda f, x: jax.jacrev(lambda a: a * f(a))(x),
+    "hessian": lambda f, x: jax.hessian(f)(x),
+    "checkpoint": lambda f, x: jax.grad(jax.checkpoint(f))(x),
+    "jvp": lambda f, x: jax.jvp(f, (x,), (x * 0 + 1,)),
+}
+DTYPES = ["float32", "float16", "bfloat16", "float64", "python"]
+CASES = list(itertools.product(TRANSFORMS, BODIES, DTYPES, [False, True]))
+CI_CASES = set(random.Random(11).sample(CASES, 60))
+
+
+def _x(dtype: str) -> object:
+    if dtype == "python":
+        return 0.75
+    return np.linspace(0.1, 1.3, 6).astype(jnp.dtype(dtype))
+
+
+def _program(n: object, nn: object, transform: str, body: str, scalar: bool) -> object:
+    f = functools.partial(BODIES[body], n, nn)
+
+    def run(x: object) -> object:
+        if scalar:
+            x = x * n.ones(6)  # a Python scalar argument: broadcast inside (weak)
+        return TRANSFORMS[transform](f, x)
+
+    return run
+
+
+def _pairs(got: object, ref: object) -> list:
+    leaves = jax.tree_util.tree_leaves
+    return list(zip(leaves(got), leaves(ref), strict=True))
+
+
+def _sig(a: object) -> tuple:
+    return (tuple(a.shape), np.dtype(a.dtype), bool(a.weak_type))
+
+
+@pytest.mark.parametrize(("transform", "body", "dtype", "x64"), CASES)
+def test_transform_inside_trace_matches_jax(
+    transform: str, body: str, dtype: str, x64: bool, full: bool
+) -> None:
+    if not full and (transform, body, dtype, x64) not in CI_CASES:
+        pytest.skip("sampled in CI (--run-slow: all)")
+    scalar = dtype == "python"
+    with jax.enable_x64(x64):
+        x = _x(dtype)
+        theirs = _program(jnp, jax.nn, transform, body, scalar)
+        ours = _program(wnp, wnn, transform, body, scalar)
+        try:
+            ref = jax.jit(theirs)(x)
+        except Exception as err:  # jax refuses: so must we, with its error class
+            with pytest.raises(type(err)):
+                wt.trace(ours)(x)
+            return
+        shapes = jax.eval_shape(theirs, x)
+        traced = wt.trace(ours)
+        avals = jax.tree_util.tree_leaves(traced.trace(x).out_avals)
+        assert [_sig(a) for a in avals] == [_sig(s) for s in jax.tree_util.tree_leaves(shapes)]
+        got = traced(x)
+        assert jax.tree_util.tree_structure(got) == jax.tree_util.tree_structure(ref)
+        tol = 3e-2 if dtype in ("float16", "bfloat16") else 1e-5
+        for a, b in _pairs(got, ref):
+            assert _sig(a) == _sig(b)
+            np.testing.assert_allclose(
+                np.asarray(a, np.float64), np.asarray(b, np.float64), rtol=tol, atol=tol
+            )
+
+
+def _train_step(n: object, nn: object) -> object:
+    def loss(p: dict, x: object, y: object) -> tuple:
+        h = nn.gelu(x @ p["w"] + p["b"])
+        out = n.mean((h.sum(-1) - y) ** 2)
+        return out, {"h_mean": h.mean()}
+
+    def step(p: dict, x: object, y: object, lr: float) -> tuple:
+        (value, aux), g = jax.value_and_grad(loss, has_aux=True)(p, x, y)
+        p = jax.tree_util.tree_map(lambda a, b: a - lr * b, p, g)
+        per_example = jax.vmap(lambda xi, yi: loss(p, xi[None], yi[None])[0])(x, y)
+        return p, value, aux, per_example
+
+    return step
+
+
+@pytest.mark.parametrize("x64", [False, True])
+def test_training_step_with_value_and_grad(x64: bool) -> None:
+    rng = np.random.default_rng(0)
+    p = {"w": rng.standard_normal((3, 2)).astype("float32"), "b": np.zeros(2, "float32")}
+    x, y = rng.standard_normal((4, 3)).astype("float32"), np.ones(4, "float32")
+    with jax.enable_x64(x64):
+        ref = jax.jit(_train_step(jnp, jax.nn))(p, x, y, 0.1)
+        traced = wt.trace(_train_step(wnp, wnn))
+        got = traced(p, x, y, 0.1)
+        for a, b in _pairs(got, ref):
+            assert _sig(a) == _sig(b)
+            np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+        text = str(traced.trace(p, x, y, 0.1).program)
+    assert "jax_transform" in text and "value_and_grad(has_aux=True)" in text
+    assert "transform=vmap()" in text and "tanh" in text  # the sub-programs print nested
+
+
+def test_captured_tracers_keys_nesting_and_loops() -> None:
+    x = np.arange(12.0, dtype="float32").reshape(4, 3)
+
+    def prog(n: object, lax: object, rnd: object) -> object:
+        def f(x: object) -> object:
+            by_index = jax.vmap(lambda i: x[i] * 2)(n.arange(4))  # x is captured
+            nested = jax.vmap(jax.vmap(lambda e: e * 2 + 1))(x)
+            keys = rnd.split(rnd.key(0), 3)
+            samples = jax.vmap(lambda k: rnd.normal(k, (2,)))(keys)
+            scanned = lax.scan(lambda c, r: (c + jax.vmap(lambda e: e * c)(r).sum(), r), 0.0, x)
+            through = jax.grad(lambda w: lax.scan(lambda c, r: (c * w + r.sum(), None), 1.0, x)[0])
+            return by_index, nested, samples, scanned, through(0.5)
+
+        return f
+
+    ref = jax.jit(prog(jnp, jax.lax, jax.random))(x)
+    got = wt.trace(prog(wnp, wt.lax, wrandom))(x)
+    for a, b in _pairs(got, ref):
+        assert _sig(a) == _sig(b)
+        np.testing.assert_allclose(a, b, rtol=1e-6)
+
+
+BAD = {  # programs jax refuses, written once for both namespaces
+    "grad of a non-scalar": lambda n, x: jax.grad(lambda a: a * 2)(x),
+    "grad of an integer": lambda n, x: jax.grad(lambda a: a.sum())(n.arange(3)),
+    "vmap of unequal sizes": lambda n, x: jax.vmap(lambda a, b: a + b)(n.ones(3), n.ones(4)),
+    "vmap of a scalar": lambda n, x: jax.vmap(lambda a: a)(x.sum()),
+    "jvp of mismatched tangents": lambda n, x: jax.jvp(n.sin, (x,), (x.astype("float16"),)),
+}
+
+
+@pytest.mark.parametrize("name", BAD)
+def test_where_jax_raises_we_raise_its_error(name: str) -> None:
+    x = np.ones(3, "float32")
+    with pytest.raises(Exception) as theirs:
+        jax.jit(functools.partial(BAD[name], jnp))(x)
+    with pytest.raises(type(theirs.value)) as ours:
+        wt.trace(functools.partial(BAD[name], wnp))(x)
+    assert str(ours.value).split("\n")[0] == str(theirs.value).split("\n")[0]
+
+
+def test_jax_numpy_inside_a_transformation_is_named() -> None:
+    with pytest.raises(wt.ForeignFunctionError, match="jax or numpy function"):
+        wt.trace(lambda x: jax.grad(lambda a: jnp.sum(a))(x))(np.ones(3, "float32"))
+
+
+def test_policies_reach_inside_the_sub_program() -> None:
+    x = np.ones(3, "float32")
+
+    def f(x: object) -> object:
+        return jax.vmap(lambda a: a + np.float64(1))(x)
+
+    assert wt.trace(f, policy="numpy").trace(x).out_avals.dtype == np.float64
+    assert wt.trace(f).trace(x).out_avals.dtype == np.float32  # jax: the numpy scalar is weak
+
+
+def test_wrappers_are_jax_outside_a_trace() -> None:
+    for name, original in ORIGINAL.items():
+        wrapped = getattr(jax, name)
+        assert wrapped is not original and wrapped.__wrapped__ is original
+        assert inspect.signature(wrapped) == inspect.signature(original)
+    x = jnp.linspace(0.0, 1.0, 5)
+    f = lambda a: jnp.sum(jnp.sin(a) ** 2)  # noqa: E731
+    np.testing.assert_array_equal(jax.grad(f)(x), ORIGINAL["grad"](f)(x))
+    np.testing.assert_array_equal(jax.vmap(jnp.sin)(x), ORIGINAL["vmap"](jnp.sin)(x))
+    assert jax.grad(f).__name__ == ORIGINAL["grad"](f).__name__
+    with pytest.raises(TypeError) as ours:  # jax validates options where it does
+        jax.vmap(jnp.sin, in_axes=1.5)
+    with pytest.raises(TypeError) as theirs:
+        ORIGINAL["vmap"](jnp.sin, in_axes=1.5)
+    assert str(ours.value) == str(theirs.value)
+    # eagerly, weaktrace.numpy runs on jax's own tracers under jax's transformations
+    np.testing.assert_allclose(
+        jax.grad(lambda a: wnp.sum(wnp.sin(a) ** 2))(x), jax.grad(f)(x), rtol=1e-6
+    )

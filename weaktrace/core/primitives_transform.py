@@ -1,0 +1,56 @@
+"""A jax transformation (``jax.grad``, ``jax.vmap``, ...) of a traced sub-program.
+
+User code inside a weaktrace trace may call ``jax.value_and_grad(loss)(params, batch)``
+or ``jax.vmap(f)(xs)`` as it does under ``jax.jit``. The function is traced once to a
+sub-program with weaktrace's promotion; the equation applies jax's own transformation to
+that sub-program when the program lowers (see ``weaktrace.transforms``). The output types
+are jax's: computed by ``jax.eval_shape`` of the transformed sub-program when the
+equation is recorded, and held by the equation's `transform` param.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from weaktrace.ir.values import AbstractValue, Primitive, Program, abstract_eval_rules
+
+
+class Transform:
+    """What a ``jax_transform`` equation applies: `apply(fn, *args, **kwargs)` is jax's
+    transformation of `fn` called on the operands (rebuilt with `in_tree`); `fn` is the
+    sub-program as a function of `inner_tree`'s pytree, returning `inner_out_tree`'s.
+    Prints as the jax call it stands for, e.g. ``value_and_grad(argnums=0)``."""
+
+    __slots__ = ("apply", "in_tree", "inner_out_tree", "inner_tree", "name", "options",
+                 "out_avals", "out_tree")  # fmt: skip
+
+    def __init__(
+        self,
+        name: str,
+        options: dict[str, Any],
+        apply: Callable[..., Any],
+        in_tree: Any,
+        inner_tree: Any,
+        inner_out_tree: Any,
+        out_tree: Any,
+        out_avals: Sequence[AbstractValue],
+    ) -> None:
+        self.name, self.options, self.apply = name, options, apply
+        self.in_tree, self.inner_tree, self.inner_out_tree = in_tree, inner_tree, inner_out_tree
+        self.out_tree, self.out_avals = out_tree, tuple(out_avals)
+
+    def __str__(self) -> str:
+        opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
+        return f"{self.name}({opts})"
+
+    __repr__ = __str__
+
+
+def _rule(*ops: AbstractValue, program: Program, transform: Transform,
+          n_captures: int) -> list[AbstractValue]:  # fmt: skip
+    return list(transform.out_avals)
+
+
+transform_p = Primitive("jax_transform", multiple_results=True)
+abstract_eval_rules[transform_p] = _rule

@@ -1,0 +1,175 @@
+"""jax's transformations called inside a weaktrace trace.
+
+JAX programs differentiate and batch inside jitted functions::
+
+    def step(params, batch):
+        loss, grads = jax.value_and_grad(loss_fn)(params, batch)
+        ...
+
+With ``jax.numpy`` swapped for ``weaktrace.numpy`` and ``step`` traced by
+``weaktrace.trace``, ``params`` are weaktrace tracers, which jax's transformations cannot
+take. So weaktrace wraps ``jax.grad``, ``jax.value_and_grad``, ``jax.vmap``,
+``jax.jacfwd``, ``jax.jacrev``, ``jax.jacobian``, ``jax.hessian``, ``jax.checkpoint``
+(``jax.remat``) and ``jax.jvp`` when it is imported. A wrapped transformation behaves
+exactly as jax's everywhere but inside a weaktrace trace, where, called from user code,
+it:
+
+1. asks jax which arguments the transformed function receives (``jax.eval_shape`` of the
+   transformation, stopped at the call: vmap removes the mapped axes, grad keeps them);
+2. traces the function once at those abstract values into a sub-program, with
+   weaktrace's promotion (tracers of the enclosing trace it reads are captured);
+3. asks jax for the transformation's output types (``jax.eval_shape`` of jax's
+   transformation of the sub-program), and records one ``jax_transform`` equation.
+
+When the program lowers, jax's own transformation is applied to the sub-program, so
+gradients, batching rules and their dtypes are jax's. Outside a weaktrace trace (and for
+calls from weaktrace itself) the wrapper calls jax's transformation unchanged. jax's
+error for a bad transformation argument is raised when it is created, as in jax.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import jax
+
+from weaktrace.core.operands import abstractify, operand
+from weaktrace.core.primitives_transform import Transform, transform_p
+from weaktrace.core.program import make_program
+from weaktrace.core.trace import Builder, Tracer, current
+from weaktrace.lowering.evaluate import runner
+from weaktrace.lowering.rules_transform import sub_function
+from weaktrace.lowering.stages import spec
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+# jax's transformations as jax defines them (the wrappers below call these).
+ORIGINAL: dict[str, Callable[..., Any]] = {}
+# Transformations of a function: name(fun, *options) -> transformed function.
+_OF_FUNCTION = ("grad", "value_and_grad", "vmap", "jacfwd", "jacrev", "jacobian", "hessian",
+                "checkpoint", "remat")  # fmt: skip
+
+
+class _Arguments(Exception):
+    """Raised by the probe: the arguments jax's transformation hands the function."""
+
+
+def _probe(*args: Any, **kwargs: Any) -> Any:
+    raise _Arguments(jax.tree_util.tree_flatten((args, kwargs)))
+
+
+def _from_user(frame: Any) -> bool:
+    return not frame.f_code.co_filename.startswith(_PACKAGE_DIR)
+
+
+def _jax_values(tree: Any) -> bool:
+    """Whether jax is tracing these arguments (and no weaktrace tracer is among them):
+    a function the user transformed, called by jax itself while a program lowers."""
+    leaves = jax.tree_util.tree_leaves(tree)
+    return not any(x.__class__ is Tracer for x in leaves) and any(
+        isinstance(x, jax.core.Tracer) for x in leaves
+    )
+
+
+def bind_transform(name: str, options: dict[str, Any], apply: Callable[..., Any],
+                   fun: Callable[..., Any], args: tuple[Any, ...],
+                   kwargs: dict[str, Any]) -> Any:  # fmt: skip
+    """Record ``apply(fun, *args, **kwargs)`` (jax's transformation of `fun`, applied)
+    in the current trace; returns its outputs as tracers, in jax's output structure."""
+    b = current()
+    assert isinstance(b, Builder)
+    pol = b.policy
+    leaves, in_tree = jax.tree_util.tree_flatten((args, kwargs))
+    ops = [operand(x, b) for x in leaves]
+    structs = [spec(o.aval, pol) for o in ops]
+
+    def call(fn: Callable[..., Any], leaves: list[Any]) -> Any:
+        a, k = jax.tree_util.tree_unflatten(in_tree, leaves)
+        return apply(fn, *a, **k)
+
+    # 1. What the function receives under jax's transformation.
+    try:
+        jax.eval_shape(lambda *ls: call(_probe, list(ls)), *structs)
+    except _Arguments as got:
+        inner_leaves, inner_tree = got.args[0]
+    else:
+        raise NotImplementedError(f"jax.{name} never called the function it transforms")
+    inner_avals = [abstractify(x, pol) for x in inner_leaves]
+
+    # 2. The function, traced once with weaktrace's promotion.
+    def flat(*tracers: Any) -> Any:
+        a, k = jax.tree_util.tree_unflatten(inner_tree, tracers)
+        return fun(*a, **k)
+
+    made = make_program(flat, inner_avals, pol, nested=True)
+    caps = made.captures
+    transform = Transform(name, options, apply, in_tree, inner_tree, made.out_tree, None, ())
+
+    # 3. jax's output types for its transformation of the sub-program.
+    run = runner(pol)
+
+    def jax_side(cap_vals: list[Any], leaf_vals: list[Any]) -> Any:
+        return call(sub_function(run, made.program, cap_vals, transform), leaf_vals)
+
+    cap_structs = [spec(t.aval, pol) for t in caps]
+    out = jax.eval_shape(jax_side, cap_structs, structs)
+    out_leaves, out_tree = jax.tree_util.tree_flatten(out)
+    transform.out_tree = out_tree
+    transform.out_avals = tuple(abstractify(o, pol) for o in out_leaves)
+    params = {"program": made.program, "transform": transform, "n_captures": len(caps)}
+    outs = b.emit_n(transform_p, (*caps, *ops), params)
+    return jax.tree_util.tree_unflatten(out_tree, outs)
+
+
+def _wrap_transformation(name: str) -> None:
+    """jax.<name>(fun, *options) -> a function that is jax's, except inside a trace."""
+    original = ORIGINAL[name] = getattr(jax, name)
+
+    @functools.wraps(original)
+    def transformation(fun: Callable[..., Any], *t_args: Any, **t_kwargs: Any) -> Any:
+        transformed = original(fun, *t_args, **t_kwargs)  # jax validates its options here
+        if not callable(transformed) or not _from_user(sys._getframe(1)):
+            return transformed  # weaktrace's own use of jax (lowering rules): jax's
+
+        def apply(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+            return original(fn, *t_args, **t_kwargs)(*args, **kwargs)
+
+        options = {str(i): v for i, v in enumerate(t_args)} | t_kwargs
+
+        @functools.wraps(transformed)
+        def call(*args: Any, **kwargs: Any) -> Any:
+            if current() is None or _jax_values((args, kwargs)):
+                return transformed(*args, **kwargs)
+            return bind_transform(name, options, apply, fun, args, kwargs)
+
+        return call
+
+    setattr(jax, name, transformation)
+
+
+def _wrap_jvp() -> None:
+    original = ORIGINAL["jvp"] = jax.jvp
+
+    @functools.wraps(original)
+    def jvp(fun: Callable[..., Any], primals: Any, tangents: Any, *rest: Any, **kw: Any) -> Any:
+        if current() is None or not _from_user(sys._getframe(1)) or _jax_values(primals):
+            return original(fun, primals, tangents, *rest, **kw)
+
+        def apply(fn: Callable[..., Any], primals: Any, tangents: Any) -> Any:
+            return original(fn, primals, tangents, *rest, **kw)
+
+        return bind_transform("jvp", kw, apply, fun, (primals, tangents), {})
+
+    jax.jvp = jvp
+
+
+def install() -> None:
+    """Wrap jax's transformations (once)."""
+    if ORIGINAL:
+        return
+    for name in _OF_FUNCTION:
+        _wrap_transformation(name)
+    _wrap_jvp()
