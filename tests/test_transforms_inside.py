@@ -215,3 +215,58 @@ def test_wrappers_are_jax_outside_a_trace() -> None:
     np.testing.assert_allclose(
         jax.grad(lambda a: wnp.sum(wnp.sin(a) ** 2))(x), jax.grad(f)(x), rtol=1e-6
     )
+
+
+def _jitted_helpers(n: object) -> object:
+    @jax.jit
+    def layer(x: object, w: object) -> object:
+        return n.tanh(x @ w)
+
+    @functools.partial(jax.jit, static_argnums=(1,))
+    def power(x: object, k: int) -> object:
+        return x**k
+
+    @functools.partial(jax.jit, static_argnames=("mode",))
+    def norm(x: object, mode: str = "l2") -> object:
+        return n.sqrt((x * x).sum()) if mode == "l2" else n.abs(x).sum()
+
+    @jax.jit
+    def run(x: object, w: object, scale: float) -> object:
+        h = layer(x, w)
+        return power(h, 3), norm(h, mode="l1"), norm(h) * scale, jax.grad(norm)(h)
+
+    return run
+
+
+@pytest.mark.parametrize("x64", [False, True])
+def test_nested_jax_jit_is_inlined(x64: bool) -> None:
+    rng = np.random.default_rng(1)
+    x, w = rng.random((4, 3), "float32"), rng.random((3, 2), "float32")
+    with jax.enable_x64(x64):
+        ref = _jitted_helpers(jnp)(x, w, 0.5)
+        shapes = jax.eval_shape(_jitted_helpers(jnp), x, w, 0.5)
+        traced = wt.trace(_jitted_helpers(wnp))  # the decorated function itself, too
+        avals = jax.tree_util.tree_leaves(traced.trace(x, w, 0.5).out_avals)
+        assert [_sig(a) for a in avals] == [_sig(s) for s in jax.tree_util.tree_leaves(shapes)]
+        for a, b in _pairs(traced(x, w, 0.5), ref):
+            assert _sig(a) == _sig(b)
+            np.testing.assert_allclose(a, b, rtol=1e-6)
+        text = str(traced.trace(x, w, 0.5).program)
+    assert "tanh" in text and "jax_transform" in text  # inlined, and the grad nested
+
+
+def test_nested_jit_arguments_are_not_concrete_and_jit_still_caches() -> None:
+    @jax.jit
+    def branchy(x: object, n: object) -> object:
+        return x * 2 if n > 0 else x
+
+    x = np.ones(2, "float32")
+    with pytest.raises(Exception) as theirs:
+        jax.jit(lambda a: branchy(a, 2))(x)
+    with pytest.raises(type(theirs.value)):
+        wt.trace(lambda a: branchy(a, 2))(x)
+    double = jax.jit(lambda a: a * 2)
+    before = double(x)
+    np.testing.assert_array_equal(wt.trace(lambda a: double(a) + 1)(x), before + 1)
+    np.testing.assert_array_equal(double(x), before)  # jax's own path is unchanged
+    assert double._cache_size() == 1  # the inlined call compiled and cached nothing

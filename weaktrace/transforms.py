@@ -21,7 +21,9 @@ it:
 3. asks jax for the transformation's output types (``jax.eval_shape`` of jax's
    transformation of the sub-program), and records one ``jax_transform`` equation.
 
-When the program lowers, jax's own transformation is applied to the sub-program, so
+A ``jax.jit``-decorated function called inside a trace is inlined (see
+`_wrap_nested_jit`). When the program lowers, jax's own transformation is applied to the
+sub-program, so
 gradients, batching rules and their dtypes are jax's. Outside a weaktrace trace (and for
 calls from weaktrace itself) the wrapper calls jax's transformation unchanged. jax's
 error for a bad transformation argument is raised when it is created, as in jax.
@@ -33,9 +35,10 @@ import functools
 import os
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import jax
+import numpy as np
 
 from weaktrace.core.operands import abstractify, operand
 from weaktrace.core.primitives_transform import Transform, transform_p
@@ -48,6 +51,8 @@ from weaktrace.lowering.stages import spec
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 # jax's transformations as jax defines them (the wrappers below call these).
 ORIGINAL: dict[str, Callable[..., Any]] = {}
+# jax.jit's Python cache-miss path, as jax defines it (see _wrap_nested_jit).
+JIT_INTERNALS: dict[str, Callable[..., Any]] = {}
 # Transformations of a function: name(fun, *options) -> transformed function.
 _OF_FUNCTION = ("grad", "value_and_grad", "vmap", "jacfwd", "jacrev", "jacobian", "hessian",
                 "checkpoint", "remat")  # fmt: skip
@@ -166,6 +171,65 @@ def _wrap_jvp() -> None:
     jax.jvp = jvp
 
 
+class _Inlined(NamedTuple):
+    outs: Any
+
+
+def _as_operands(tree: Any, b: Builder) -> Any:
+    """Array and number leaves as tracers of `b` (jax.jit makes every non-static
+    argument a tracer: Python control flow on one raises, as it does under jax.jit)."""
+    take = (Tracer, bool, int, float, complex, np.ndarray, np.generic, jax.Array)
+    return jax.tree_util.tree_map(lambda x: operand(x, b) if isinstance(x, take) else x, tree)
+
+
+def _wrap_nested_jit() -> None:
+    """A ``jax.jit``-decorated function called inside a weaktrace trace is inlined, as jax
+    inlines a jit inside a jit: its Python function is traced into the enclosing program.
+
+    jax.jit's C++ dispatch hands arguments it cannot take (weaktrace tracers) to its
+    Python cache-miss path, which computes the call with ``_infer_params`` and
+    ``_run_python_pjit``; those two are wrapped, only for that path and only when a
+    weaktrace tracer is among the arguments. The compiled fast path is untouched. If jax
+    changes these internals, nothing is wrapped and a nested jit raises
+    ForeignFunctionError, as before."""
+    try:
+        from jax._src import pjit
+    except ImportError:  # pragma: no cover - another jax
+        return
+    infer, run = getattr(pjit, "_infer_params", None), getattr(pjit, "_run_python_pjit", None)
+    if infer is None or run is None:  # pragma: no cover - another jax
+        return
+    JIT_INTERNALS["_infer_params"], JIT_INTERNALS["_run_python_pjit"] = infer, run
+
+    def infer_params(fun: Callable[..., Any], info: Any, args: Any, kwargs: Any) -> Any:
+        b = current()
+        if b is None or sys._getframe(1).f_code.co_name != "cache_miss":
+            return infer(fun, info, args, kwargs)
+        leaves = jax.tree_util.tree_leaves((args, kwargs))
+        if not any(x.__class__ is Tracer for x in leaves):
+            return infer(fun, info, args, kwargs)
+        static, names = set(info.static_argnums), set(info.static_argnames)
+        args = tuple(a if i in static else _as_operands(a, b) for i, a in enumerate(args))
+        kwargs = {k: v if k in names else _as_operands(v, b) for k, v in kwargs.items()}
+        return _Inlined(_as_operands(fun(*args, **kwargs), b)), []
+
+    def run_python_pjit(p: Any, args_flat: Any, *rest: Any) -> Any:
+        if p.__class__ is _Inlined:  # no executable: nothing is cached for this call
+            return p.outs, None, None, args_flat, _NO_JAXPR, None, None, ()
+        return run(p, args_flat, *rest)
+
+    setattr(pjit, "_infer_params", infer_params)  # noqa: B010 (jax's private names)
+    setattr(pjit, "_run_python_pjit", run_python_pjit)  # noqa: B010
+
+
+class _NoJaxpr(NamedTuple):
+    effects: tuple[Any, ...] = ()
+    consts: tuple[Any, ...] = ()
+
+
+_NO_JAXPR = _NoJaxpr()
+
+
 def install() -> None:
     """Wrap jax's transformations (once)."""
     if ORIGINAL:
@@ -173,3 +237,4 @@ def install() -> None:
     for name in _OF_FUNCTION:
         _wrap_transformation(name)
     _wrap_jvp()
+    _wrap_nested_jit()
