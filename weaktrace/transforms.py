@@ -32,6 +32,7 @@ error for a bad transformation argument is raised when it is created, as in jax.
 from __future__ import annotations
 
 import functools
+import inspect
 import os
 import sys
 from collections.abc import Callable
@@ -206,8 +207,8 @@ def _wrap_nested_jit() -> None:
         if b is None or sys._getframe(1).f_code.co_name != "cache_miss":
             return infer(fun, info, args, kwargs)
         leaves = jax.tree_util.tree_leaves((args, kwargs))
-        if not any(x.__class__ is Tracer for x in leaves):
-            return infer(fun, info, args, kwargs)
+        if not any(x.__class__ is Tracer for x in leaves) or _in_jax(fun):
+            return infer(fun, info, args, kwargs)  # jax's own jitted functions: refused
         static, names = set(info.static_argnums), set(info.static_argnames)
         args = tuple(a if i in static else _as_operands(a, b) for i, a in enumerate(args))
         kwargs = {k: v if k in names else _as_operands(v, b) for k, v in kwargs.items()}
@@ -220,6 +221,20 @@ def _wrap_nested_jit() -> None:
 
     setattr(pjit, "_infer_params", infer_params)  # noqa: B010 (jax's private names)
     setattr(pjit, "_run_python_pjit", run_python_pjit)  # noqa: B010
+
+
+_JAX_DIR = os.path.dirname(os.path.abspath(jax.__file__)) + os.sep
+
+
+def _in_jax(fun: Callable[..., Any]) -> bool:
+    """Whether `fun` is jax's own (jnp.sin is a jitted function): jax's implementation
+    never runs on weaktrace tracers; the call raises ForeignFunctionError, naming the
+    mirror."""
+    f = inspect.unwrap(fun)
+    while isinstance(f, functools.partial):
+        f = inspect.unwrap(f.func)
+    code = getattr(f, "__code__", None) or getattr(type(f).__call__, "__code__", None)
+    return code is None or code.co_filename.startswith(_JAX_DIR)
 
 
 class _NoJaxpr(NamedTuple):
