@@ -270,3 +270,95 @@ def test_nested_jit_arguments_are_not_concrete_and_jit_still_caches() -> None:
     np.testing.assert_array_equal(wt.trace(lambda a: double(a) + 1)(x), before + 1)
     np.testing.assert_array_equal(double(x), before)  # jax's own path is unchanged
     assert double._cache_size() == 1  # the inlined call compiled and cached nothing
+
+
+def _custom_rules(n: object) -> object:
+    @functools.partial(jax.custom_jvp, nondiff_argnums=(1,))
+    def soft_clip(x: object, limit: float) -> object:
+        return n.clip(x, -limit, limit) if limit > 0 else x  # Python control flow on limit
+
+    @soft_clip.defjvp
+    def _soft_clip_jvp(limit: float, primals: tuple, tangents: tuple) -> tuple:
+        (x,), (t,) = primals, tangents
+        return soft_clip(x, limit), t * n.where(n.abs(x) < limit, 1.0, 0.1)
+
+    @jax.custom_jvp
+    def safe_log(x: object) -> object:
+        return n.log(n.maximum(x, 1e-6))
+
+    safe_log.defjvps(lambda t, ans, x: t / n.maximum(x, 1e-6))
+
+    @functools.partial(jax.custom_vjp, nondiff_argnums=(0,))
+    def scale_grad(s: float, x: object) -> object:
+        return x
+
+    scale_grad.defvjp(lambda s, x: (x, n.sign(x)), lambda s, res, g: (g * s * res,))
+
+    def run(x: object, y: object) -> tuple:
+        return (
+            soft_clip(x, 0.5),
+            jax.grad(lambda v: soft_clip(v, 1.0).sum())(x),
+            jax.grad(lambda v: safe_log(v * y).sum())(x),
+            jax.grad(lambda v: (scale_grad(3.0, v) ** 2).sum())(x),
+            jax.hessian(lambda v: safe_log(v).sum())(x),
+        )
+
+    return run
+
+
+@pytest.mark.parametrize("x64", [False, True])
+def test_custom_jvp_and_vjp_rules_are_the_users(x64: bool) -> None:
+    x = np.array([0.5, 2.0, -3.0, 0.0], "float32")
+    with jax.enable_x64(x64):
+        ref = jax.jit(_custom_rules(jnp))(x, 2.0)
+        traced = wt.trace(_custom_rules(wnp))
+        avals = jax.tree_util.tree_leaves(traced.trace(x, 2.0).out_avals)
+        shapes = jax.eval_shape(_custom_rules(jnp), x, 2.0)
+        assert [_sig(a) for a in avals] == [_sig(s) for s in jax.tree_util.tree_leaves(shapes)]
+        for a, b in _pairs(traced(x, 2.0), ref):
+            assert _sig(a) == _sig(b)
+            np.testing.assert_allclose(a, b, rtol=1e-6)
+        assert "custom_jvp(fun='safe_log')" in str(traced.trace(x, 2.0).program)
+
+
+def _collectives(n: object, lax: object) -> object:
+    def run(x: object, xi: object) -> tuple:
+        def standardize(a: object) -> object:
+            centered = a - lax.pmean(a, "b")
+            return centered / n.sqrt(lax.pmean(centered**2, "b") + 1e-5)
+
+        def stats(a: object) -> dict:
+            return {"s": lax.psum(a, "i"), "hi": lax.pmax(a, "i"), "lo": lax.pmin(a, "i")}
+
+        return (
+            jax.vmap(standardize, axis_name="b")(x),  # batch norm across the vmapped axis
+            jax.vmap(stats, axis_name="i")(x),
+            jax.vmap(lambda a: lax.axis_index("i") * 2 + lax.axis_size("i"), axis_name="i")(x),
+            jax.vmap(
+                lambda a: (lax.psum(a, "k"), lax.pmean(a, "k"), lax.psum(a > 1, "k")), axis_name="k"
+            )(xi),
+            jax.vmap(lambda a: lax.psum(2.0, "c") + a, axis_name="c")(x[:, 0]),  # a constant
+        )
+
+    return run
+
+
+@pytest.mark.parametrize("x64", [False, True])
+def test_collectives_over_a_vmapped_axis(x64: bool) -> None:
+    x = np.random.default_rng(2).random((4, 3), "float32")
+    xi = np.arange(8, dtype="int8").reshape(4, 2)
+    with jax.enable_x64(x64):
+        ref = jax.jit(_collectives(jnp, jax.lax))(x, xi)
+        traced = wt.trace(_collectives(wnp, wt.lax))
+        avals = jax.tree_util.tree_leaves(traced.trace(x, xi).out_avals)
+        assert [_sig(a) for a in avals] == [_sig(r) for r in jax.tree_util.tree_leaves(ref)]
+        for a, b in _pairs(traced(x, xi), ref):
+            assert _sig(a) == _sig(b)
+            np.testing.assert_allclose(a, b, rtol=1e-6)
+        for a, b in _pairs(_collectives(wnp, wt.lax)(x, xi), ref):  # eagerly: jax's vmap
+            np.testing.assert_allclose(a, b, rtol=1e-6)
+    with pytest.raises(NameError) as theirs:
+        jax.jit(lambda a: jax.lax.psum(a, "z"))(x)
+    with pytest.raises(NameError) as ours:
+        wt.trace(lambda a: wt.lax.psum(a, "z"))(x)
+    assert str(ours.value) == str(theirs.value)

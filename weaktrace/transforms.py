@@ -10,9 +10,10 @@ With ``jax.numpy`` swapped for ``weaktrace.numpy`` and ``step`` traced by
 ``weaktrace.trace``, ``params`` are weaktrace tracers, which jax's transformations cannot
 take. So weaktrace wraps ``jax.grad``, ``jax.value_and_grad``, ``jax.vmap``,
 ``jax.jacfwd``, ``jax.jacrev``, ``jax.jacobian``, ``jax.hessian``, ``jax.checkpoint``
-(``jax.remat``) and ``jax.jvp`` when it is imported. A wrapped transformation behaves
-exactly as jax's everywhere but inside a weaktrace trace, where, called from user code,
-it:
+(``jax.remat``) and ``jax.jvp``, and the ``__call__`` of ``jax.custom_jvp`` /
+``jax.custom_vjp`` (see `_wrap_custom_derivatives`), when it is imported. A wrapped
+transformation behaves exactly as jax's everywhere but inside a weaktrace trace, where,
+called from user code, it:
 
 1. asks jax which arguments the transformed function receives (``jax.eval_shape`` of the
    transformation, stopped at the call: vmap removes the mapped axes, grad keeps them);
@@ -31,20 +32,22 @@ error for a bad transformation argument is raised when it is created, as in jax.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any, NamedTuple
 
 import jax
 import numpy as np
 
 from weaktrace.core.operands import abstractify, operand
-from weaktrace.core.primitives_transform import Transform, transform_p
+from weaktrace.core.primitives_collective import bound_axis
+from weaktrace.core.primitives_transform import Static, Transform, transform_p
 from weaktrace.core.program import make_program
-from weaktrace.core.trace import Builder, Tracer, current
+from weaktrace.core.trace import Builder, Tracer, current, outside_trace
 from weaktrace.lowering.evaluate import runner
 from weaktrace.lowering.rules_transform import sub_function
 from weaktrace.lowering.stages import spec
@@ -63,8 +66,14 @@ class _Arguments(Exception):
     """Raised by the probe: the arguments jax's transformation hands the function."""
 
 
-def _probe(*args: Any, **kwargs: Any) -> Any:
-    raise _Arguments(jax.tree_util.tree_flatten((args, kwargs)))
+def _prober(axis_name: Any) -> Callable[..., Any]:
+    """The probe: records the arguments (and the size of the axis vmap binds)."""
+
+    def probe(*args: Any, **kwargs: Any) -> Any:
+        size = None if axis_name is None else jax.lax.axis_size(axis_name)
+        raise _Arguments(jax.tree_util.tree_flatten((args, kwargs)), size)
+
+    return probe
 
 
 def _from_user(frame: Any) -> bool:
@@ -80,39 +89,50 @@ def _jax_values(tree: Any) -> bool:
     )
 
 
+def _has_tracer(tree: Any) -> bool:
+    return any(x.__class__ is Tracer for x in jax.tree_util.tree_leaves(tree))
+
+
 def bind_transform(name: str, options: dict[str, Any], apply: Callable[..., Any],
                    fun: Callable[..., Any], args: tuple[Any, ...],
-                   kwargs: dict[str, Any]) -> Any:  # fmt: skip
+                   kwargs: dict[str, Any], static: Collection[int] = ()) -> Any:  # fmt: skip
     """Record ``apply(fun, *args, **kwargs)`` (jax's transformation of `fun`, applied)
-    in the current trace; returns its outputs as tracers, in jax's output structure."""
+    in the current trace; returns its outputs as tracers, in jax's output structure.
+    Positional arguments in `static` that hold no tracer go to jax as they are."""
     b = current()
     assert isinstance(b, Builder)
     pol = b.policy
+    args = tuple(Static(a) if i in static and not _has_tracer(a) else a for i, a in enumerate(args))
     leaves, in_tree = jax.tree_util.tree_flatten((args, kwargs))
     ops = [operand(x, b) for x in leaves]
     structs = [spec(o.aval, pol) for o in ops]
 
-    def call(fn: Callable[..., Any], leaves: list[Any]) -> Any:
-        a, k = jax.tree_util.tree_unflatten(in_tree, leaves)
-        return apply(fn, *a, **k)
+    transform = Transform(name, options, apply, in_tree, None, None, None, ())
+    axis_name = options.get("axis_name") if name == "vmap" else None
+    call = transform.call
 
     # 1. What the function receives under jax's transformation.
     try:
-        jax.eval_shape(lambda *ls: call(_probe, list(ls)), *structs)
+        with outside_trace():
+            jax.eval_shape(lambda *ls: call(_prober(axis_name), ls), *structs)
     except _Arguments as got:
-        inner_leaves, inner_tree = got.args[0]
+        (inner_leaves, inner_tree), size = got.args
     else:
         raise NotImplementedError(f"jax.{name} never called the function it transforms")
-    inner_avals = [abstractify(x, pol) for x in inner_leaves]
+    raw = tuple(not isinstance(x, jax.core.Tracer) for x in inner_leaves)  # passed as is
+    inner_avals = [abstractify(x, pol) for x, r in zip(inner_leaves, raw, strict=True) if not r]
 
-    # 2. The function, traced once with weaktrace's promotion.
+    # 2. The function, traced once with weaktrace's promotion (raw values stay values).
     def flat(*tracers: Any) -> Any:
-        a, k = jax.tree_util.tree_unflatten(inner_tree, tracers)
+        it = iter(tracers)
+        full = [x if r else next(it) for x, r in zip(inner_leaves, raw, strict=True)]
+        a, k = jax.tree_util.tree_unflatten(inner_tree, full)
         return fun(*a, **k)
 
-    made = make_program(flat, inner_avals, pol, nested=True)
+    with bound_axis(axis_name, size) if axis_name is not None else contextlib.nullcontext():
+        made = make_program(flat, inner_avals, pol, nested=True)
     caps = made.captures
-    transform = Transform(name, options, apply, in_tree, inner_tree, made.out_tree, None, ())
+    transform.inner_tree, transform.inner_out_tree, transform.raw = inner_tree, made.out_tree, raw
 
     # 3. jax's output types for its transformation of the sub-program.
     run = runner(pol)
@@ -121,7 +141,8 @@ def bind_transform(name: str, options: dict[str, Any], apply: Callable[..., Any]
         return call(sub_function(run, made.program, cap_vals, transform), leaf_vals)
 
     cap_structs = [spec(t.aval, pol) for t in caps]
-    out = jax.eval_shape(jax_side, cap_structs, structs)
+    with outside_trace():  # user rules (custom_jvp's) run on jax's values, as at lowering
+        out = jax.eval_shape(jax_side, cap_structs, structs)
     out_leaves, out_tree = jax.tree_util.tree_flatten(out)
     transform.out_tree = out_tree
     transform.out_avals = tuple(abstractify(o, pol) for o in out_leaves)
@@ -245,6 +266,45 @@ class _NoJaxpr(NamedTuple):
 _NO_JAXPR = _NoJaxpr()
 
 
+def _wrap_custom_derivatives() -> None:
+    """A user's ``jax.custom_jvp`` / ``jax.custom_vjp`` function called inside a trace:
+    its primal function is traced to the sub-program; when the program lowers, a new
+    custom_jvp (custom_vjp) of the sub-program with the user's rules is called, so jax
+    differentiates it with them (the rules run then, on jax's values, where
+    weaktrace.numpy computes as jax.numpy does)."""
+    for cls, name in ((jax.custom_jvp, "custom_jvp"), (jax.custom_vjp, "custom_vjp")):
+        original = JIT_INTERNALS[name] = cls.__call__
+
+        def call(self: Any, *args: Any, _orig: Any = original, _name: str = name,
+                 **kwargs: Any) -> Any:  # fmt: skip
+            if current() is None or _jax_values((args, kwargs)) or _in_jax(self.fun):
+                return _orig(self, *args, **kwargs)
+            bound = inspect.signature(self.fun).bind(*args, **kwargs)  # as jax resolves them
+            bound.apply_defaults()
+            if bound.kwargs:
+                return _orig(self, *args, **kwargs)  # jax's error for keyword-only arguments
+            name = getattr(self.fun, "__name__", type(self.fun).__name__)
+            return bind_transform(_name, {"fun": name}, _custom_apply(self), self.fun,
+                                  bound.args, {}, self.nondiff_argnums)  # fmt: skip
+
+        functools.update_wrapper(call, original)
+        cls.__call__ = call  # type: ignore[method-assign]
+
+
+def _custom_apply(self: Any) -> Callable[..., Any]:
+    def apply(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        if isinstance(self, jax.custom_jvp):
+            new: Any = jax.custom_jvp(fn, nondiff_argnums=self.nondiff_argnums)
+            new.defjvp(self.jvp, symbolic_zeros=self.symbolic_zeros)
+        else:
+            new = jax.custom_vjp(fn, nondiff_argnums=self.nondiff_argnums)
+            new.defvjp(self.fwd, self.bwd, symbolic_zeros=self.symbolic_zeros,
+                       optimize_remat=self.optimize_remat)  # fmt: skip
+        return new(*args, **kwargs)
+
+    return apply
+
+
 def install() -> None:
     """Wrap jax's transformations (once)."""
     if ORIGINAL:
@@ -253,3 +313,4 @@ def install() -> None:
         _wrap_transformation(name)
     _wrap_jvp()
     _wrap_nested_jit()
+    _wrap_custom_derivatives()

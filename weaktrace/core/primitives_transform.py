@@ -13,17 +13,33 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import jax
+
 from weaktrace.ir.values import AbstractValue, Primitive, Program, abstract_eval_rules
+
+
+class Static:
+    """A positional argument passed to jax as it is (a custom_jvp's non-differentiable
+    Python value): a pytree node with no leaves."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
+jax.tree_util.register_pytree_node(Static, lambda s: ((), s.value), lambda v, _: Static(v))
 
 
 class Transform:
     """What a ``jax_transform`` equation applies: `apply(fn, *args, **kwargs)` is jax's
     transformation of `fn` called on the operands (rebuilt with `in_tree`); `fn` is the
-    sub-program as a function of `inner_tree`'s pytree, returning `inner_out_tree`'s.
+    sub-program as a function of `inner_tree`'s pytree (leaves marked `raw` are Python
+    values the program was traced with, not inputs), returning `inner_out_tree`'s.
     Prints as the jax call it stands for, e.g. ``value_and_grad(argnums=0)``."""
 
     __slots__ = ("apply", "in_tree", "inner_out_tree", "inner_tree", "name", "options",
-                 "out_avals", "out_tree")  # fmt: skip
+                 "out_avals", "out_tree", "raw")  # fmt: skip
 
     def __init__(
         self,
@@ -35,10 +51,18 @@ class Transform:
         inner_out_tree: Any,
         out_tree: Any,
         out_avals: Sequence[AbstractValue],
+        raw: Sequence[bool] = (),
     ) -> None:
         self.name, self.options, self.apply = name, options, apply
         self.in_tree, self.inner_tree, self.inner_out_tree = in_tree, inner_tree, inner_out_tree
         self.out_tree, self.out_avals = out_tree, tuple(out_avals)
+        self.raw = tuple(raw)  # per argument leaf: passed to the function as is (a constant)
+
+    def call(self, fn: Callable[..., Any], leaves: Sequence[Any]) -> Any:
+        """``apply(fn, *args, **kwargs)`` with the arguments rebuilt from their leaves
+        (a Static argument as its value)."""
+        args, kwargs = jax.tree_util.tree_unflatten(self.in_tree, leaves)
+        return self.apply(fn, *[x.value if x.__class__ is Static else x for x in args], **kwargs)
 
     def __str__(self) -> str:
         opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())

@@ -287,6 +287,17 @@ def new_trace(policy: Policy, parent: Builder | None = None) -> Iterator[Builder
         builder.closed = True
 
 
+@contextlib.contextmanager
+def outside_trace() -> Iterator[None]:
+    """No trace is current for the duration (jax computing on its own values inside a
+    trace: weaktrace.numpy then computes eagerly, as jax.numpy does)."""
+    token = _CURRENT.set(None)
+    try:
+        yield
+    finally:
+        _CURRENT.reset(token)
+
+
 def leak_error(t: Tracer) -> TracerLeakError:
     if t.ctx.closed:
         return TracerLeakError(

@@ -8,7 +8,7 @@ jax's dimension-number records, enums and static shape helpers are re-exported."
 
 from __future__ import annotations
 
-from weaktrace.lax import control, control_more, extra, ops, ops_more, solves, windows
+from weaktrace.lax import collectives, control, control_more, extra, ops, ops_more, solves, windows
 from weaktrace.lax import linalg as linalg  # the jax.lax.linalg submodule
 
 globals().update(ops.EXPORTS)
@@ -20,6 +20,7 @@ globals().update(control.EXPORTS)
 globals().update(control_more.EXPORTS)
 globals().update(extra.EXPORTS)
 globals().update(solves.EXPORTS)
+globals().update(collectives.EXPORTS)
 __all__ = sorted(
     {
         *ops.EXPORTS,
@@ -31,5 +32,6 @@ __all__ = sorted(
         *control_more.EXPORTS,
         *extra.EXPORTS,
         *solves.EXPORTS,
+        *collectives.EXPORTS,
     }
 )

@@ -4,6 +4,7 @@ program evaluator and the AOT stages."""
 # Importing the rule modules fills the lowering tables.
 from weaktrace.lowering import (  # noqa: F401
     rules,
+    rules_collective,
     rules_control,
     rules_conv,
     rules_cumulative,

@@ -37,6 +37,8 @@ def sub_function(run: Run, program: Program, captured: Sequence[Any],
                 f"{transform}: the function was called with arguments of structure {tree}, "
                 f"but it was traced with {transform.inner_tree}"
             )
+        if transform.raw:
+            leaves = [v for v, r in zip(leaves, transform.raw, strict=True) if not r]
         vals = [as_jax(v, a) for v, a in zip(leaves, in_avals, strict=True)]
         outs = run(program, (*captured, *vals))
         return jax.tree_util.tree_unflatten(transform.inner_out_tree, outs)
@@ -47,8 +49,7 @@ def sub_function(run: Run, program: Program, captured: Sequence[Any],
 def _transform(run: Run, *ops: Any, program: Program, transform: Transform,
                n_captures: int) -> list[Any]:  # fmt: skip
     fn = sub_function(run, program, ops[:n_captures], transform)
-    args, kwargs = jax.tree_util.tree_unflatten(transform.in_tree, ops[n_captures:])
-    out = transform.apply(fn, *args, **kwargs)
+    out = transform.call(fn, ops[n_captures:])
     leaves, tree = jax.tree_util.tree_flatten(out)
     assert tree == transform.out_tree, f"{transform}: output {tree}, traced {transform.out_tree}"
     return leaves
