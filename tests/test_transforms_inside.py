@@ -362,3 +362,28 @@ def test_collectives_over_a_vmapped_axis(x64: bool) -> None:
     with pytest.raises(NameError) as ours:
         wt.trace(lambda a: wt.lax.psum(a, "z"))(x)
     assert str(ours.value) == str(theirs.value)
+
+
+def test_debug_print_and_callback_run_when_the_program_runs(capfd: pytest.CaptureFixture) -> None:
+    seen: list = []
+
+    def f(x: object) -> object:
+        y = wnp.sin(x) * 2
+        jax.debug.print("y={y} total={t}", y=y, t=y.sum())
+        jax.debug.callback(lambda v: seen.append((v.dtype, v.shape)), x)
+        jax.debug.print("constant {}", 3)
+        return y + 1
+
+    traced = wt.trace(f)
+    x = np.ones(3, "float32")
+    program = traced.trace(x).program
+    assert str(program).count("= debug[call=jax.debug.") == 3
+    capfd.readouterr()
+    seen.clear()
+    for _ in range(2):  # printed at every call, as jax's are, not when traced
+        np.testing.assert_allclose(traced(x), jax.jit(lambda a: jnp.sin(a) * 2 + 1)(x))
+    jax.effects_barrier()
+    out = capfd.readouterr().out
+    want = jax.jit(lambda a: jnp.sin(a) * 2)(x)
+    assert out.count(f"y={want} total={want.sum()}") == 2 and out.count("constant 3") == 2
+    assert seen == [(np.dtype("float32"), (3,))] * 2

@@ -45,7 +45,13 @@ import numpy as np
 
 from weaktrace.core.operands import abstractify, operand
 from weaktrace.core.primitives_collective import bound_axis
-from weaktrace.core.primitives_transform import Static, Transform, transform_p
+from weaktrace.core.primitives_transform import (
+    DebugCall,
+    Static,
+    Transform,
+    debug_p,
+    transform_p,
+)
 from weaktrace.core.program import make_program
 from weaktrace.core.trace import Builder, Tracer, current, outside_trace
 from weaktrace.lowering.evaluate import runner
@@ -305,6 +311,30 @@ def _custom_apply(self: Any) -> Callable[..., Any]:
     return apply
 
 
+_DEBUG_OPTIONS = ("ordered", "partitioned", "skip_format_check", "_use_logging")
+
+
+def _wrap_debug() -> None:
+    """``jax.debug.print`` / ``jax.debug.callback`` of traced values: a ``debug``
+    equation with no outputs, calling jax's when the program runs."""
+    for name in ("print", "callback"):
+        original = ORIGINAL[f"debug.{name}"] = getattr(jax.debug, name)
+
+        def debug(first: Any = None, *args: Any, _orig: Any = original, _name: str = name,
+                  **kwargs: Any) -> Any:  # fmt: skip
+            b = current()
+            if b is None or _jax_values((args, kwargs)):  # printed when the program runs
+                return _orig(first, *args, **kwargs)
+            options = {k: kwargs.pop(k) for k in _DEBUG_OPTIONS if k in kwargs}
+            leaves, tree = jax.tree_util.tree_flatten((args, kwargs))
+            call = DebugCall(_name, _orig, first, tree, options)
+            b.emit_n(debug_p, tuple(operand(x, b) for x in leaves), {"call": call})
+            return None
+
+        functools.update_wrapper(debug, original)
+        setattr(jax.debug, name, debug)
+
+
 def install() -> None:
     """Wrap jax's transformations (once)."""
     if ORIGINAL:
@@ -314,3 +344,4 @@ def install() -> None:
     _wrap_jvp()
     _wrap_nested_jit()
     _wrap_custom_derivatives()
+    _wrap_debug()

@@ -78,3 +78,27 @@ def _rule(*ops: AbstractValue, program: Program, transform: Transform,
 
 transform_p = Primitive("jax_transform", multiple_results=True)
 abstract_eval_rules[transform_p] = _rule
+
+
+class DebugCall:
+    """A ``jax.debug.print`` (``callback``) call: jax's function, its first argument
+    (the format string or the callback), the other arguments' pytree and options."""
+
+    __slots__ = ("first", "function", "name", "options", "tree")
+
+    def __init__(self, name: str, function: Callable[..., Any], first: Any, tree: Any,
+                 options: dict[str, Any]) -> None:  # fmt: skip
+        self.name, self.function, self.first = name, function, first
+        self.tree, self.options = tree, options
+
+    def __call__(self, *leaves: Any) -> list[Any]:
+        args, kwargs = jax.tree_util.tree_unflatten(self.tree, leaves)
+        self.function(self.first, *args, **kwargs, **self.options)
+        return []
+
+    def __str__(self) -> str:
+        return f"jax.debug.{self.name}({self.first!r})"
+
+
+debug_p = Primitive("debug", multiple_results=True)
+abstract_eval_rules[debug_p] = lambda *avals, call: []

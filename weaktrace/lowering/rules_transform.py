@@ -9,8 +9,8 @@ from typing import Any
 import jax
 import numpy as np
 
-from weaktrace.core.primitives_transform import Transform, transform_p
-from weaktrace.ir.values import AbstractValue, Program, subprogram_lowering_rules
+from weaktrace.core.primitives_transform import Transform, debug_p, transform_p
+from weaktrace.ir.values import AbstractValue, Program, lowering_rules, subprogram_lowering_rules
 from weaktrace.lowering.rules import convert
 
 Run = Callable[[Program, Any], list[Any]]
@@ -56,3 +56,4 @@ def _transform(run: Run, *ops: Any, program: Program, transform: Transform,
 
 
 subprogram_lowering_rules[transform_p] = _transform
+lowering_rules[debug_p] = lambda *vals, call: call(*vals)
