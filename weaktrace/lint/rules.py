@@ -5,6 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+import jax
+import jax.numpy as jnp
+
 from weaktrace.ir.values import AbstractValue, Equation, Literal, Program, SourceInfo, Var
 from weaktrace.lint.hooks import Promotion, Recorder, Refusal, out_of_range
 from weaktrace.lint.importer import Meta, import_jaxpr
@@ -248,6 +251,8 @@ def _promotion_convert(
     x = eqn.inputs[0]
     if isinstance(x, Literal) or x.aval.weak_type or x.aval.dt is eqn.outputs[0].aval.dt:
         return None
+    if not _widens(x.aval, eqn.outputs[0].aval):
+        return None  # a promotion only widens (jnp.sum's f16 result cast back from f32)
     mark = marks.get(id(eqn))
     if mark is not None:
         return eqn if mark.mixed else None
@@ -257,6 +262,18 @@ def _promotion_convert(
     if any(name in _PROMOTERS for name in frames) and not _explicit(frames):
         return eqn
     return None
+
+
+def _widens(src: AbstractValue, dst: AbstractValue) -> bool:
+    """Whether `dst` is the join of `src` and itself (what a promotion converts to)."""
+    a, b = src.dt.numpy, dst.dt.numpy
+    if a is None or b is None:
+        return False
+    try:
+        with jax.enable_x64(False):  # as lint traced (u32 with i32 joins to i32)
+            return bool(jnp.promote_types(a, b) == b)
+    except TypeError:  # dtypes jax does not join
+        return False
 
 
 def _explicit(frames: Sequence[str]) -> bool:

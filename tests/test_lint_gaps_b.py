@@ -1,0 +1,221 @@
+"""weaktrace.lint's gaps closed in session 8: no finding from jax.numpy's own defaults,
+literals and casts (jnp.select's default 0, jnp.unravel_index's ``s - 1``, jnp.unwrap's
+period, jnp.average's float16 sums), findings where jax joins the user's operands
+without a promotion helper (jnp.linspace, jnp.array of a list, ``x.at[i].add``), and
+sweeps of non-ufunc jax.numpy functions, jax.nn and jax.lax.
+
+jax is the oracle: a finding is expected exactly when the operands the function joins
+are of dtypes ``jnp.result_type`` joins to another dtype than a strong one's, computed
+here at test time; every finding is at the line of the user's call.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Sequence
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from jax import ShapeDtypeStruct as S
+
+import weaktrace as wt
+
+DTYPES = [np.bool_, np.int8, np.uint8, np.int16, np.int32, np.uint32, np.float16,
+          jnp.bfloat16, np.float32, np.complex64]  # fmt: skip
+SCALARS = [2, 2.5, 1j]
+
+
+def _promotes(operands: Sequence) -> bool:
+    """jax's verdict: a strong operand whose dtype is not the operands' joined dtype."""
+    joined = jnp.result_type(*operands)
+    strong = [o for o in operands if not isinstance(o, bool | int | float | complex)]
+    return any(jnp.dtype(o.dtype) != joined for o in strong)
+
+
+def _runs(fn: Callable, *args) -> bool:
+    """Whether jax accepts the call (jax's own warnings silenced)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            jax.eval_shape(fn, *args)
+    except Exception:  # jax refuses these operands (each its own error class)
+        return False
+    return True
+
+
+def _line(fn: Callable) -> int:
+    return fn.__code__.co_firstlineno
+
+
+def _promotions(report: wt.LintReport) -> list:
+    return [f for f in report if f.kind == "implicit-promotion"]
+
+
+# ------------------------------------------------ jax's own constants are not the user's
+
+
+b3, i3, f3 = S((3,), jnp.bool_), S((3,), jnp.int32), S((3,), jnp.float32)
+
+
+def test_select_with_bool_choices_and_its_own_default_is_clean():
+    # jnp.select joins the choices with its default 0: bools become int32, but the
+    # user passed only bools
+    assert not _promotes([b3, b3])
+    assert not wt.lint(lambda c, x, y: jnp.select([c, ~c], [x, y]), b3, b3, b3)
+    # a default the user passes is theirs: bool choices with the user's 0 are joined
+    report = wt.lint(lambda c, x: jnp.select([c], [x], default=0), b3, b3)
+    assert _promotes([b3, 0]) and report.kinds() == ["implicit-promotion"]
+    assert not wt.lint(lambda c, x: jnp.select([c], [x], default=False), b3, b3)
+
+
+def test_unravel_index_computes_with_its_own_ints_not_the_users():
+    b = S((), jnp.bool_)
+    assert not wt.lint(lambda i, s: jnp.unravel_index(i, s), b, b)
+    assert not wt.lint(lambda i: jnp.unravel_index(i, (2, 3)), S((4,), jnp.bool_))
+    assert not wt.lint(lambda i: jnp.unravel_index(i, (2, 3)), S((4,), jnp.int8))
+
+
+def test_unwrap_joins_the_signal_with_its_default_period_not_with_discont():
+    assert not wt.lint(lambda p: jnp.unwrap(p, 1.0), i3)
+    assert not wt.lint(lambda p: jnp.unwrap(p, discont=1.0), i3)
+    # the period joins the signal: the user's weak float changes it, as in i32 * 0.5
+    report = wt.lint(lambda p: jnp.unwrap(p, 1.0, period=6.0), i3)
+    assert _promotes([i3, 6.0]) and report.kinds() == ["implicit-promotion"]
+
+
+@pytest.mark.parametrize("dtype", [jnp.float16, jnp.bfloat16])
+def test_a_reduction_cast_back_to_half_precision_is_not_a_promotion(dtype):
+    # jnp.sum accumulates float16 in float32 and casts the sum back: the division of
+    # two such sums in jnp.average narrows nothing the user gave
+    x = S((4,), dtype)
+    assert not wt.lint(lambda a, w: jnp.average(a, weights=w), x, x)
+    assert not wt.lint(lambda a: jnp.sum(a) / jnp.sum(a * a), x)
+
+
+# ------------------------------------- joins jax makes without jnp's promotion helpers
+
+
+def _linspace(a, b):
+    return jnp.linspace(a, b, 5)
+
+
+def _array_of(a, b):
+    return jnp.array([a, b])
+
+
+def _at_add(a, b):
+    return a.at[1].add(b)
+
+
+@pytest.mark.parametrize("fn", [_linspace, _array_of, _at_add], ids=lambda f: f.__name__)
+def test_joins_without_a_promotion_helper_are_found_at_the_call(fn):
+    pairs = [(a, b) for a in (np.int8, np.int32, np.bool_, np.float32) for b in SCALARS]
+    pairs += [(a, b) for a in (np.int8, np.float16) for b in (np.int16, np.float32)]
+    pairs += [(a, a) for a in (np.int8, np.float32)]
+    checked = 0
+    for a, b in pairs:
+        x = S((), a) if fn is not _at_add else S((3,), a)
+        y = b if isinstance(b, int | float | complex) else S((), b)
+        if not _runs(fn, x, y):
+            continue
+        checked += 1
+        report = wt.lint(fn, x, y)
+        assert bool(report) == _promotes([x, y]), (fn.__name__, a, b, str(report))
+        assert {(f.kind, f.line) for f in report} <= {("implicit-promotion", _line(fn) + 1)}
+    assert checked >= 12
+
+
+# -------------------------------------------- non-ufunc jax.numpy functions, two operands
+# (name, call, whether the function joins the two operands' dtypes); every call sits on
+# its own line, the line lint must name
+
+
+def _b(shape=(4,)):
+    return lambda b: jnp.broadcast_to(b, shape)
+
+
+BINARY: list[tuple[str, Callable, bool]] = [
+    ("array_equiv", lambda a, b: jnp.array_equiv(a, b), True),
+    ("allclose", lambda a, b: jnp.allclose(a, b), True),
+    ("isclose", lambda a, b: jnp.isclose(a, b), True),
+    ("where", lambda a, b: jnp.where(jnp.ones(4, bool), a, b), True),
+    ("clip", lambda a, b: jnp.clip(a, b), True),
+    ("clip_max", lambda a, b: jnp.clip(a, max=b), True),
+    ("concatenate", lambda a, b: jnp.concatenate([a, jnp.atleast_1d(b)]), True),
+    ("stack", lambda a, b: jnp.stack([a, _b()(b)]), True),
+    ("hstack", lambda a, b: jnp.hstack([a, b]), True),
+    ("append", lambda a, b: jnp.append(a, b), True),
+    ("dot", lambda a, b: jnp.dot(a, b), True),
+    ("matmul", lambda a, b: jnp.matmul(a, _b()(b)), True),
+    ("inner", lambda a, b: jnp.inner(a, b), True),
+    ("outer", lambda a, b: jnp.outer(a, b), True),
+    ("vdot", lambda a, b: jnp.vdot(a, _b()(b)), True),
+    ("kron", lambda a, b: jnp.kron(a, b), True),
+    ("einsum", lambda a, b: jnp.einsum("i,i->", a, _b()(b)), True),
+    ("tensordot", lambda a, b: jnp.tensordot(a, _b()(b), 1), True),
+    ("convolve", lambda a, b: jnp.convolve(a, jnp.atleast_1d(b)), True),
+    ("correlate", lambda a, b: jnp.correlate(a, jnp.atleast_1d(b)), True),
+    ("polyval", lambda a, b: jnp.polyval(a, b), True),
+    ("polyadd", lambda a, b: jnp.polyadd(a, jnp.atleast_1d(b)), True),
+    ("polymul", lambda a, b: jnp.polymul(a, jnp.atleast_1d(b)), True),
+    ("interp", lambda a, b: jnp.interp(a, _b()(b), _b()(b)), True),
+    ("searchsorted", lambda a, b: jnp.searchsorted(a, b), True),
+    ("digitize", lambda a, b: jnp.digitize(a, jnp.atleast_1d(b)), True),
+    ("isin", lambda a, b: jnp.isin(a, b), True),
+    ("at_set", lambda a, b: a.at[0].set(b), True),
+    ("at_add", lambda a, b: a.at[1].add(b), True),
+    ("at_multiply", lambda a, b: a.at[1].multiply(b), True),
+    ("at_max", lambda a, b: a.at[1].max(b), True),
+    ("put", lambda a, b: jnp.put(a, jnp.array([1]), b, inplace=False), True),
+    ("select_default", lambda a, b: jnp.select([jnp.ones(4, bool)], [a], default=b), True),
+    ("average_weights", lambda a, b: jnp.average(a, weights=_b()(b)), True),
+    ("trapezoid", lambda a, b: jnp.trapezoid(a, x=_b()(b)), True),
+    ("cross", lambda a, b: jnp.cross(a[:3], _b((3,))(b)), True),
+    ("diff_prepend", lambda a, b: jnp.diff(a, prepend=b), True),
+    ("cov", lambda a, b: jnp.cov(a, _b()(b)), True),
+    ("corrcoef", lambda a, b: jnp.corrcoef(a, _b()(b)), True),
+    ("histogram_weights", lambda a, b: jnp.histogram(a, bins=3, weights=_b()(b))[0], True),
+    ("linspace", lambda a, b: jnp.linspace(a[0], b, 5), True),
+    ("geomspace", lambda a, b: jnp.geomspace(a[0], b, 5), True),
+    ("logspace", lambda a, b: jnp.logspace(a[0], b, 5), True),
+    # the second operand is cast to the first's dtype, or is not joined with it
+    ("full_like", lambda a, b: jnp.full_like(a, b), False),
+    ("ediff1d_to_end", lambda a, b: jnp.ediff1d(a, to_end=b), False),
+    ("percentile", lambda a, b: jnp.percentile(a, b), False),
+    ("quantile", lambda a, b: jnp.quantile(a, b), False),
+    ("take", lambda a, b: jnp.take(a, jnp.argsort(_b()(b))), False),
+    ("bincount_weights", lambda a, b: jnp.bincount(a, weights=_b()(b), length=3), False),
+]
+
+
+def _binary_cases() -> list[tuple[str, Callable, bool, object, object]]:
+    cases = []
+    for name, fn, joined in BINARY:
+        for a in DTYPES:
+            for b in DTYPES + SCALARS:
+                cases.append((name, fn, joined, a, b))
+    return cases
+
+
+@pytest.mark.slow
+def test_non_ufunc_functions_report_exactly_when_they_join_two_dtypes(full):
+    cases = _binary_cases()
+    checked = 0
+    for name, fn, joined, a, b in cases if full else cases[::23]:
+        x = S((4,), a)
+        y = b if isinstance(b, int | float | complex) else S((4,), b)
+        if not _runs(fn, x, y):
+            continue
+        checked += 1
+        report = wt.lint(fn, x, y)
+        expected = joined and _promotes([x, y])
+        assert bool(_promotions(report)) == expected, (name, a, b, str(report))
+        assert {(f.kind, f.line) for f in report} <= {("implicit-promotion", _line(fn))}, (
+            name,
+            a,
+            b,
+            str(report),
+        )
+    assert checked > (4000 if full else 150)
