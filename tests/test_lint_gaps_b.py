@@ -219,3 +219,164 @@ def test_non_ufunc_functions_report_exactly_when_they_join_two_dtypes(full):
             str(report),
         )
     assert checked > (4000 if full else 150)
+
+
+@pytest.mark.parametrize("dtype", [jnp.float16, jnp.bfloat16])
+def test_jaxs_float32_accumulator_beside_its_own_constant_is_not_a_promotion(dtype):
+    # jnp.sum(where=) sums half precision in float32 and fills with its own f32 0.0;
+    # jax.nn.softmax(where=) does both: no operand of the user's was converted
+    x, m = S((2, 3), dtype), S((2, 3), jnp.bool_)
+    assert not wt.lint(lambda x, m: jax.nn.softmax(x, where=m), x, m)
+    assert not wt.lint(lambda x, m: jnp.sum(x, where=m), x, m)
+    assert not wt.lint(lambda x, m: jnp.mean(x, where=m), x, m)
+
+
+def _cast_state(x):
+    y = x * 2.0
+    return y.astype(jnp.bfloat16)  # the cast changes the state's dtype
+
+
+def test_a_state_cast_to_another_dtype_is_blamed_on_the_cast():
+    report = wt.lint(_cast_state, f3, state_argnums=0)
+    assert [(f.kind, f.line) for f in report] == [("weak-flip", _line(_cast_state) + 2)]
+
+
+# ------------------------------------------------ jax.nn and jax.lax on clean inputs
+
+
+def _nn_calls(d) -> list[tuple[str, Callable, tuple]]:
+    nn = jax.nn
+    x, i, m = S((2, 3, 4), d), S((2, 3), jnp.int32), S((2, 3), jnp.bool_)
+    q, bias = S((2, 5, 2, 8), d), S((2, 2, 5, 5), d)
+    key = jax.random.key(0)
+    shape = (2, 3, 4)
+    inits = {
+        "glorot_normal": nn.initializers.glorot_normal(),
+        "he_uniform": nn.initializers.he_uniform(),
+        "lecun_normal": nn.initializers.lecun_normal(),
+        "normal": nn.initializers.normal(0.02),
+        "truncated_normal": nn.initializers.truncated_normal(0.02),
+        "variance_scaling": nn.initializers.variance_scaling(2.0, "fan_avg", "uniform"),
+    }
+    calls = [
+        ("celu", lambda x: nn.celu(x, alpha=0.5), (x,)),
+        ("elu", lambda x: nn.elu(x, 2.0), (x,)),
+        ("gelu_exact", lambda x: nn.gelu(x, approximate=False), (x,)),
+        ("glu", lambda x: nn.glu(x, axis=-1), (x,)),
+        ("leaky_relu", lambda x: nn.leaky_relu(x, 0.1), (x,)),
+        ("log1mexp", lambda x: nn.log1mexp(-jnp.abs(x) - 1), (x,)),
+        ("log_softmax_where", lambda x, m: nn.log_softmax(x, where=m[..., None]), (x, m)),
+        ("softmax_axes", lambda x: nn.softmax(x, axis=(1, 2)), (x,)),
+        ("softmax_where", lambda x, m: nn.softmax(x, where=m[..., None]), (x, m)),
+        ("logsumexp_b", lambda x: nn.logsumexp(x, axis=-1, b=0.5), (x,)),
+        ("logsumexp_sign", lambda x: nn.logsumexp(x, axis=0, return_sign=True), (x,)),
+        ("logmeanexp", lambda x: nn.logmeanexp(x, axis=-1), (x,)),
+        ("one_hot", lambda i: nn.one_hot(i, 5), (i,)),
+        ("one_hot_dtype", lambda i: nn.one_hot(i, 5, dtype=d), (i,)),
+        ("standardize", lambda x: nn.standardize(x, axis=-1, epsilon=1e-5), (x,)),
+        ("squareplus", lambda x: nn.squareplus(x, b=4), (x,)),
+        ("attention", lambda q: nn.dot_product_attention(q, q, q), (q,)),
+        ("attention_causal", lambda q: nn.dot_product_attention(q, q, q, is_causal=True), (q,)),
+        ("attention_bias", lambda q, b: nn.dot_product_attention(q, q, q, bias=b), (q, bias)),
+        ("log_softmax_grad", lambda x: jax.grad(lambda y: nn.log_softmax(y).sum())(x), (x,)),
+        ("gelu_grad", lambda x: jax.grad(lambda y: nn.gelu(y).sum())(x), (x,)),
+        ("constant_init", lambda x: x + nn.initializers.constant(0.5, d)(key, shape), (x,)),
+    ]  # fmt: skip
+    for name, init in inits.items():
+        calls.append((name, lambda x, init=init: x + init(key, shape, d), (x,)))
+    for name in ("relu", "relu6", "sigmoid", "silu", "selu", "mish", "softplus", "soft_sign",
+                 "hard_tanh", "hard_swish", "log_sigmoid", "sparse_plus", "sparse_sigmoid",
+                 "gelu", "tanh", "identity"):  # fmt: skip
+        calls.append((name, _applied(getattr(nn, name)), (x,)))
+    return calls
+
+
+def _applied(fn: Callable) -> Callable:
+    return lambda x: fn(x)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("dtype", [jnp.float32, jnp.bfloat16, jnp.float16])
+def test_jax_nn_on_clean_inputs_has_no_findings(dtype, full):
+    # jax.nn's softmax(where=) sums bfloat16 in float32 beside its own float32 0.0:
+    # jax's accumulator, not a promotion of the user's operands
+    calls = _nn_calls(dtype)
+    checked = 0
+    for name, fn, args in calls if full or dtype is jnp.float32 else calls[::4]:
+        if not _runs(fn, *args):
+            continue
+        checked += 1
+        report = wt.lint(fn, *args)
+        assert not report, (name, str(report))
+    assert checked >= (30 if full or dtype is jnp.float32 else 7)
+
+
+_m = S((4, 4), jnp.float32)
+_key = jax.random.key(0)
+lax, rnd = jax.lax, jax.random
+
+
+def _decay(c):
+    return c[0] + 1, c[1] * 0.9
+
+
+def _solve(f, y):
+    return y
+
+
+LAX_CALLS: list[tuple[str, Callable]] = [
+    ("add", lambda x: lax.add(x, 2.0)),
+    ("integer_pow", lambda x: lax.integer_pow(x, 3)),
+    ("clamp", lambda x: lax.clamp(0.0, x, 1.0)),
+    ("dot_general", lambda x: lax.dot_general(x, x, (((1,), (0,)), ((), ())))),
+    ("conv", lambda x: lax.conv(x[None, None], x[None, None], (1, 1), "SAME")),
+    ("reduce", lambda x: lax.reduce(x, 0.0, lax.add, (0,))),
+    ("argmax", lambda x: lax.argmax(x, 0, jnp.int32)),
+    ("cumlogsumexp", lambda x: lax.cumlogsumexp(x, 1)),
+    ("reduce_window", lambda x: lax.reduce_window(x, -jnp.inf, lax.max, (2, 2), (1, 1), "VALID")),
+    ("pad", lambda x: lax.pad(x, 0.0, [(1, 1, 0), (0, 0, 1)])),
+    ("sort_kv", lambda x: lax.sort((x, x), num_keys=1)),
+    ("top_k", lambda x: lax.top_k(x, 2)),
+    ("full_like", lambda x: lax.full_like(x, 2)),
+    ("fori_loop", lambda x: lax.fori_loop(0, 3, lambda k, c: c * 0.5 + k, x)),
+    ("while_loop", lambda x: lax.while_loop(lambda c: c[0] < 5, _decay, (0, x))[1]),
+    ("scan", lambda x: lax.scan(lambda c, r: (c + r, c * r), jnp.zeros(4), x)),
+    ("scan_length", lambda x: lax.scan(lambda c, _: (c * 2.0, c), x[0], None, length=3)),
+    ("cond", lambda x: lax.cond(x.sum() > 0, lambda a: a * 2.0, lambda a: a - 1.0, x)),
+    ("switch", lambda x: lax.switch(jnp.argmax(x[0]), [jnp.cos, lambda a: a * 2.0, jnp.sin], x)),
+    ("map", lambda x: lax.map(lambda r: r.sum(), x)),
+    ("associative_scan", lambda x: lax.associative_scan(jnp.add, x)),
+    ("custom_root", lambda x: lax.custom_root(lambda y: y * y - 2.0, 1.0, _solve, _solve)),
+    ("cholesky", lambda x: lax.linalg.cholesky(x @ x.T + jnp.eye(4))),
+    ("eigh", lambda x: lax.linalg.eigh(x + x.T)),
+    ("nextafter", lambda x: lax.nextafter(x, x + 1.0)),
+    ("scatter_add", lambda x: x.at[jnp.array([0, 2])].add(1.0)),
+    ("checkpoint", lambda x: jax.checkpoint(lambda a: jnp.sin(a) * 2.0)(x)),
+    ("hessian", lambda x: jax.hessian(lambda a: (a**3).sum())(x[0])),
+    ("vmap_psum", lambda x: jax.vmap(lambda r: lax.psum(r, "b"), axis_name="b")(x)),
+    ("normal", lambda x: x + rnd.normal(_key, x.shape)),
+    ("uniform", lambda x: x * rnd.uniform(_key, x.shape, minval=-1.0, maxval=1.0)),
+    ("dropout", lambda x: jnp.where(rnd.bernoulli(_key, 0.9, x.shape), x / 0.9, 0.0)),
+    ("categorical", lambda x: rnd.categorical(_key, x)),
+    ("randint", lambda x: rnd.randint(_key, (3,), 0, 10)),
+    ("choice", lambda x: rnd.choice(_key, 4, (2,), replace=False)),
+    ("truncated_normal", lambda x: x + rnd.truncated_normal(_key, -2.0, 2.0, x.shape)),
+    ("legacy_key", lambda x: x + rnd.normal(rnd.PRNGKey(0), x.shape)),
+    ("beta", lambda x: rnd.beta(_key, 2.0, 3.0, (4,))),
+    ("gamma", lambda x: rnd.gamma(_key, 2.0, (4,))),
+    ("multivariate_normal", lambda x: rnd.multivariate_normal(_key, jnp.zeros(4), jnp.eye(4))),
+    ("poisson", lambda x: rnd.poisson(_key, 3.0, (4,))),
+    ("t", lambda x: rnd.t(_key, 3.0, (4,))),
+    ("permutation", lambda x: rnd.permutation(_key, x, axis=1, independent=True)),
+]  # fmt: skip
+
+
+@pytest.mark.slow
+def test_jax_lax_and_random_on_clean_inputs_have_no_findings(full):
+    checked = 0
+    for name, fn in LAX_CALLS if full else LAX_CALLS[::3]:
+        assert _runs(fn, _m), name
+        checked += 1
+        report = wt.lint(fn, _m)
+        assert not report, (name, str(report))
+    assert checked >= (40 if full else 14)

@@ -78,7 +78,7 @@ def implicit_promotion(program: Program, meta: Meta, rec: Recorder | None = None
                 continue
             promoted = []
             for atom in eqn.inputs:
-                conv = _promotion_convert(atom, eqn, made, meta, marks)
+                conv = _promotion_convert(atom, eqn, made, meta, marks, rec is not None)
                 if conv is not None:
                     promoted.append((atom, conv))
             if _inexact_only(eqn, promoted, meta, marks):
@@ -237,6 +237,7 @@ def _promotion_convert(
     made: dict[Var, Equation],
     meta: Meta,
     marks: dict[int, Promotion],
+    hooked: bool = False,
 ) -> Equation | None:
     """The convert_element_type of jnp's promotion that produced `atom`, if any (by the
     hooks' verdict when they saw it, else by where the convert was made)."""
@@ -256,6 +257,11 @@ def _promotion_convert(
     mark = marks.get(id(eqn))
     if mark is not None:
         return eqn if mark.mixed else None
+    if hooked:
+        # the hooks mark every conversion jnp's promotion helpers make: an unmarked
+        # one is jax's own (jnp.sum's float32 accumulator of bfloat16 values meeting
+        # the f32 0.0 of its where=)
+        return None
     frames = meta.frames.get(id(eqn), ())
     if _same_call(eqn, user, meta):
         return eqn
@@ -414,8 +420,13 @@ def _origin(atom: Any, prog: Program, fallback: SourceInfo | None) -> SourceInfo
         same = [b for b in computed if b.outvars[i].aval == atom.aval] or computed
         if same:
             return _origin(same[0].outvars[i], same[0], eqn.source_info or fallback)
-    # a weak->strong convert jax inserted: blame what it converts
-    if eqn.primitive.name == "convert_element_type" and isinstance(eqn.inputs[0], Var):
+    # a weak->strong convert jax inserted: blame what it converts (a cast to another
+    # dtype, x.astype(bf16), is itself the expression that changes it)
+    if (
+        eqn.primitive.name == "convert_element_type"
+        and isinstance(eqn.inputs[0], Var)
+        and eqn.inputs[0].aval.dt is eqn.outputs[0].aval.dt
+    ):
         inner = _origin(eqn.inputs[0], prog, None)
         if inner is not None:
             return inner
