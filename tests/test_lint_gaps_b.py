@@ -380,3 +380,91 @@ def test_jax_lax_and_random_on_clean_inputs_have_no_findings(full):
         report = wt.lint(fn, _m)
         assert not report, (name, str(report))
     assert checked >= (40 if full else 14)
+
+
+# ------------------------------- one array (all dtypes) with Python scalars and keywords
+# (name, call, the operands the function joins or None): a finding exactly when those
+# operands join two dtypes
+
+
+def _reductions() -> list[tuple[str, Callable, Callable | None]]:
+    calls: list[tuple[str, Callable, Callable | None]] = []
+    names = ["sum", "prod", "mean", "var", "std", "cumsum", "cumprod", "nansum", "nanmean",
+             "nanvar", "nanstd", "nancumsum", "max", "nanmin", "ptp", "average", "median",
+             "nanmedian", "argmax", "nanargmin", "count_nonzero", "all"]  # fmt: skip
+    for name in names:
+        fn = getattr(jnp, name)
+        calls.append((name, _applied(fn), None))
+        calls.append((f"{name}_axis", lambda x, fn=fn: fn(x, axis=-1, keepdims=True), None))
+        for d in (jnp.int8, jnp.float16, jnp.bfloat16, jnp.float32, jnp.complex64):
+            calls.append(
+                (f"{name}_{jnp.dtype(d).name}", lambda x, fn=fn, d=d: fn(x, dtype=d), None)
+            )
+    return calls
+
+
+ONE_ARRAY: list[tuple[str, Callable, Callable | None]] = [
+    ("percentile", lambda x: jnp.percentile(x, 25.5), None),
+    ("nanquantile", lambda x: jnp.nanquantile(x, 0.5), None),
+    ("round", lambda x: jnp.round(x, 2), None),
+    ("clip_int", lambda x: jnp.clip(x, 0, 3), lambda x: [x, 0, 3]),
+    ("clip_float", lambda x: jnp.clip(x, 0.5, 3.5), lambda x: [x, 0.5, 3.5]),
+    ("where_int", lambda x: jnp.where(x == x, x, 0), lambda x: [x, 0]),
+    ("where_float", lambda x: jnp.where(x == x, x, 0.0), lambda x: [x, 0.0]),
+    ("full_like", lambda x: jnp.full_like(x, 2.5), None),
+    ("full", lambda x: jnp.full((2, 4), x), None),
+    ("arange", lambda x: (x, jnp.arange(0, 2.0, 0.5)), None),
+    ("linspace_self", lambda x: jnp.linspace(x, x + x, 3), None),
+    ("at_set", lambda x: x.at[0].set(0), lambda x: [x, 0]),
+    ("at_multiply", lambda x: x.at[1:].multiply(2.0), lambda x: [x, 2.0]),
+    ("put", lambda x: jnp.put(x, jnp.array([0]), 1, inplace=False), lambda x: [x, 1]),
+    ("fill_diag", lambda x: jnp.fill_diagonal(jnp.outer(x, x), 0, inplace=False), lambda x: [x, 0]),
+    ("searchsorted", lambda x: jnp.searchsorted(jnp.sort(x), 1), lambda x: [x, 1]),
+    ("histogram", lambda x: jnp.histogram(x, bins=3, range=(0, 5)), None),
+    ("interp", lambda x: jnp.interp(2.5, jnp.sort(x), x), lambda x: [x, 2.5]),
+    ("polyval", lambda x: jnp.polyval(x, 2.0), lambda x: [x, 2.0]),
+    ("take_along_axis", lambda x: jnp.take_along_axis(x, jnp.argsort(x), axis=-1), None),
+    ("pad_constant", lambda x: jnp.pad(x, 1, constant_values=2), None),
+    ("nan_to_num", lambda x: jnp.nan_to_num(x, nan=0.0, posinf=1.0), None),
+    ("isclose", lambda x: jnp.isclose(x, 1), lambda x: [x, 1]),
+    ("select", lambda x: jnp.select([x == x], [x]), None),
+    ("unwrap", lambda x: jnp.unwrap(x), None),
+    ("unravel_index", lambda x: jnp.unravel_index(x, (2, 3)), None),
+    ("ravel_multi_index", lambda x: jnp.ravel_multi_index((x, x), (5, 5), mode="clip"), None),
+    ("array_of_list", lambda x: jnp.array([x[0], 1.5]), lambda x: [x, 1.5]),
+    ("true_divide", lambda x: x / 2, lambda x: [x, 2]),
+    ("float_power", lambda x: jnp.float_power(x, 2), lambda x: [x, 2]),
+    ("divmod", lambda x: jnp.divmod(x, 2), lambda x: [x, 2]),
+    ("heaviside", lambda x: jnp.heaviside(x, 0.5), lambda x: [x, 0.5]),
+    ("ldexp", lambda x: jnp.ldexp(x, 2), None),
+    ("gradient", lambda x: jnp.gradient(x), None),
+    ("cov", lambda x: jnp.cov(x), None),
+    ("trapezoid_dx", lambda x: jnp.trapezoid(x, dx=0.5), None),
+    ("vander", lambda x: jnp.vander(x, 3), None),
+    ("histogram2d", lambda x: jnp.histogram2d(x, x, bins=2), None),
+    ("fft", lambda x: jnp.fft.fft(x), None),
+    ("norm", lambda x: jnp.linalg.norm(x), None),
+    ("logsumexp", lambda x: jax.nn.logsumexp(x), None),
+    *_reductions(),
+]  # fmt: skip
+
+
+@pytest.mark.slow
+def test_one_array_calls_report_exactly_when_the_joined_operands_differ(full):
+    cases = [(c, d) for c in ONE_ARRAY for d in DTYPES]
+    checked = 0
+    for (name, fn, joined), d in cases if full else cases[::19]:
+        x = S((4,), d)
+        if not _runs(fn, x):
+            continue
+        checked += 1
+        report = wt.lint(fn, x)
+        ops = joined(S((), d)) if joined is not None else None
+        expected = ops is not None and _promotes(ops)
+        assert bool(_promotions(report)) == expected, (name, d, str(report))
+        assert {(f.kind, f.line) for f in report} <= {("implicit-promotion", _line(fn))}, (
+            name,
+            d,
+            str(report),
+        )
+    assert checked > (1200 if full else 60)
