@@ -468,3 +468,35 @@ def test_one_array_calls_report_exactly_when_the_joined_operands_differ(full):
             str(report),
         )
     assert checked > (1200 if full else 60)
+
+
+# --------------------------------------------------------------- literal overflow
+
+
+def _add_literal(x, v):
+    return x + v
+
+
+def _fits(value: int, dtype) -> bool:
+    info = jnp.iinfo(dtype) if jnp.issubdtype(dtype, jnp.integer) else jnp.finfo(dtype)
+    return float(info.min) <= value <= float(info.max)
+
+
+def test_python_int_literals_outside_the_dtype_are_found_ints_wrap_floats_overflow():
+    dtypes = [jnp.uint8, jnp.int8, jnp.int16, jnp.uint32, jnp.float16]
+    values = [-129, -1, 127, 128, 255, 256, 65504, 70000, 2**31]
+    checked = 0
+    for d in dtypes:
+        for v in values:
+            fn = lambda x, v=v: _add_literal(x, v)  # noqa: E731
+            if not _runs(fn, S((3,), d)):
+                continue  # jax raises OverflowError itself (2**31 beside uint32 is fine)
+            checked += 1
+            report = wt.lint(fn, S((3,), d))
+            assert bool(report) == (not _fits(v, d)), (d, v, str(report))
+            assert {(f.kind, f.line) for f in report} <= {
+                ("literal-overflow", _line(_add_literal) + 1)
+            }
+            floating = jnp.issubdtype(d, jnp.floating)
+            assert all(("inf" in f.message) == floating for f in report), str(report)
+    assert checked >= 40

@@ -345,11 +345,16 @@ def literal_overflow(program: Program, rec: Recorder) -> list[Finding]:
     nested jit such as jnp.where's) a weak int literal passed in and converted there."""
     out = []
     for ev in rec.overflow:
-        f = _finding("literal-overflow", ev.where, ev.message + " (it wraps silently)")
+        f = _finding("literal-overflow", ev.where, ev.message + _what_happens(ev.message))
         if f is not None:
             out.append(f)
     _overflow_in_calls(program, {}, out)
     return out
+
+
+def _what_happens(message: str) -> str:
+    # an integer dtype wraps; a floating one (float16 + 70000) rounds to inf
+    return " (it becomes inf)" if "float" in message.split()[-1] else " (it wraps silently)"
 
 
 def _overflow_in_calls(prog: Program, known: dict[Var, Literal], out: list[Finding]) -> None:
@@ -363,7 +368,8 @@ def _overflow_in_calls(prog: Program, known: dict[Var, Literal], out: list[Findi
                     f = _finding(
                         "literal-overflow",
                         eqn.source_info,
-                        f"Python int {int(lit.value)} does not fit {new.name} (it wraps silently)",
+                        f"Python int {int(lit.value)} does not fit {new.name}"
+                        + _what_happens(new.name),
                         operands=(lit.aval,),
                         results=(eqn.outputs[0].aval,),
                     )
