@@ -500,3 +500,13 @@ def test_python_int_literals_outside_the_dtype_are_found_ints_wrap_floats_overfl
             floating = jnp.issubdtype(d, jnp.floating)
             assert all(("inf" in f.message) == floating for f in report), str(report)
     assert checked >= 40
+
+
+def test_ints_jax_computes_from_a_shape_are_not_the_users_literals():
+    # jnp.unravel_index(i, (0,)) passes 0 - 1 to its jitted where: jax's -1, not the
+    # user's; the user's own out-of-range ints in the same kind of call still count
+    u8 = S((4,), jnp.uint8)
+    assert not _fits(-1, jnp.uint8)
+    assert not wt.lint(lambda i: jnp.unravel_index(i, (0,)), u8)
+    assert wt.lint(lambda x: jnp.where(x > 0, x, -1), u8).kinds() == ["literal-overflow"]
+    assert wt.lint(lambda x: jnp.clip(x, -1, 3), u8).kinds() == ["literal-overflow"]

@@ -36,6 +36,18 @@ def user_file(name: str) -> bool:
     return source_info_util.is_user_filename(name) and not name.startswith(_PACKAGE_DIR)
 
 
+def users_int(frame: Any, value: int) -> bool:
+    """Whether the Python int `value` (met in a frame from `frame` on) is one the user's
+    call passed, shapes and lists included; True when no user call is on the stack."""
+    api = None
+    while frame is not None and not user_file(frame.f_code.co_filename):
+        api, frame = frame, frame.f_back
+    if frame is None or api is None:
+        return True
+    values = [_receiver(api.f_locals.get(n)) for n in _passed_names(api, frame)]
+    return any(type(u) is int and u == value for u in jax.tree_util.tree_leaves(values))
+
+
 def user_operands_join(frame: Any, helper_operands: list[Any]) -> bool:
     """Whether the user's own operands meet in a join made in `frame` (inside jax):
     those of the user's call (the arguments passed to the jax function below the
@@ -138,8 +150,7 @@ def call_operands(api: Any, user: Any) -> list[Any]:
     instruction does not say, as for an operator or ``f(*args)``)."""
     code = api.f_code
     params = _parameters(code)
-    passed = _passed(user, code, params)
-    names = [p for p in params if passed is None or p in passed]
+    names = _passed_names(api, user)
     varargs = params[code.co_argcount + code.co_kwonlyargcount] if _has_varargs(code) else None
     values = [_receiver(api.f_locals.get(n)) for n in names]
     return operands(
@@ -160,6 +171,13 @@ def _static_ints(value: Any) -> bool:
         and bool(value)
         and all(type(v) is int for v in jax.tree_util.tree_leaves(value))
     )
+
+
+def _passed_names(api: Any, user: Any) -> list[str]:
+    """The parameters of the function running in `api` that the user's call passed."""
+    params = _parameters(api.f_code)
+    passed = _passed(user, api.f_code, params)
+    return [p for p in params if passed is None or p in passed]
 
 
 def _receiver(value: Any) -> Any:

@@ -104,6 +104,9 @@ class Recorder:
     token: int = field(default_factory=lambda: next(_TOKENS))
     folded: set[int] = field(default_factory=set)  # the promotions jax folded away
     refused: list[Refusal] = field(default_factory=list)
+    # (file, line, value): Python ints jax.numpy passed to one of its jitted helpers
+    # that are none of the user's call's (jnp.unravel_index(u8, (0,)) computes 0 - 1)
+    own_ints: set[tuple[str, int, int]] = field(default_factory=set)
 
 
 def user_here(tb: Any = None) -> SourceInfo | None:
@@ -218,7 +221,16 @@ def _recording(x64: bool) -> Iterator[Recorder]:
                 numpy_value = type(a) is np.ndarray or isinstance(a, np.generic)
                 if numpy_value and a.dtype in _WIDE and _from_user(a, sys._getframe(1)):
                     wide((a,))
+        if mine() and "jaxpr" in params and any(type(a) is int for a in args):
+            own_ints([a for a in args if type(a) is int], sys._getframe(1))
         return orig_bind(self, *args, **params)
+
+    def own_ints(values: list[int], frame: Any) -> None:
+        where = user_here()
+        if where is not None:
+            for v in values:
+                if not callsite.users_int(frame, v):
+                    rec.own_ints.add((where.file, where.line, v))
 
     def fold(consts: Any, params: Any, out_avals: Any) -> Any:
         c = consts[0] if consts else None

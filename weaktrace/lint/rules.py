@@ -348,7 +348,7 @@ def literal_overflow(program: Program, rec: Recorder) -> list[Finding]:
         f = _finding("literal-overflow", ev.where, ev.message + _what_happens(ev.message))
         if f is not None:
             out.append(f)
-    _overflow_in_calls(program, {}, out)
+    _overflow_in_calls(program, {}, out, rec.own_ints)
     return out
 
 
@@ -357,7 +357,11 @@ def _what_happens(message: str) -> str:
     return " (it becomes inf)" if "float" in message.split()[-1] else " (it wraps silently)"
 
 
-def _overflow_in_calls(prog: Program, known: dict[Var, Literal], out: list[Finding]) -> None:
+def _overflow_in_calls(
+    prog: Program, known: dict[Var, Literal], out: list[Finding], own: set[tuple[str, int, int]]
+) -> None:
+    """Weak int literals converted out of range inside nested calls, except the ints
+    jax.numpy computed itself and passed to its jitted helpers (`own`)."""
     for eqn in prog.equations:
         if eqn.primitive.name == "convert_element_type":
             x = eqn.inputs[0]
@@ -365,6 +369,9 @@ def _overflow_in_calls(prog: Program, known: dict[Var, Literal], out: list[Findi
             if lit is not None and lit.aval.weak_type and lit.aval.dt.kind in "iu":
                 new = eqn.outputs[0].aval.dt
                 if new.numpy is not None and out_of_range(lit.value, new.numpy):
+                    where = eqn.source_info
+                    if where is not None and (where.file, where.line, int(lit.value)) in own:
+                        continue  # jax's own int, computed from the user's shape
                     f = _finding(
                         "literal-overflow",
                         eqn.source_info,
@@ -382,7 +389,7 @@ def _overflow_in_calls(prog: Program, known: dict[Var, Literal], out: list[Findi
                     lit = a if isinstance(a, Literal) else known.get(a)
                     if lit is not None:
                         inner[v] = lit
-            _overflow_in_calls(sub, inner, out)
+            _overflow_in_calls(sub, inner, out, own)
 
 
 def _subs(eqn: Equation) -> list[Program]:
