@@ -510,3 +510,37 @@ def test_ints_jax_computes_from_a_shape_are_not_the_users_literals():
     assert not wt.lint(lambda i: jnp.unravel_index(i, (0,)), u8)
     assert wt.lint(lambda x: jnp.where(x > 0, x, -1), u8).kinds() == ["literal-overflow"]
     assert wt.lint(lambda x: jnp.clip(x, -1, 3), u8).kinds() == ["literal-overflow"]
+
+
+# ------------------------- every jax.numpy function, operands of one dtype: never a finding
+
+_NOT_PLAIN = {"vectorize", "from_dlpack", "frompyfunc", "piecewise", "fromfunction",
+              "apply_along_axis", "apply_over_axes"}  # fmt: skip
+
+
+def _all_jnp_calls() -> list[tuple[str, Callable, tuple, list]]:
+    """(name, call, traced args, the call's operands as jnp.result_type sees them)."""
+    calls = []
+    for name in sorted(n for n in dir(jnp) if not n.startswith("_")):
+        fn = getattr(jnp, name)
+        if not callable(fn) or isinstance(fn, type) or name in _NOT_PLAIN:
+            continue
+        for d in DTYPES:
+            x = S((4,), d)
+            calls.append((name, lambda x, y, fn=fn: fn(x, y), (x, x), [x, x]))
+            for c in (0, 2, 0.5):
+                calls.append((name, lambda x, fn=fn, c=c: fn(x, c), (x,), [x, c]))
+    return calls
+
+
+@pytest.mark.slow
+def test_no_jax_numpy_function_reports_operands_jax_does_not_join_to_another_dtype(full):
+    calls = [c for c in _all_jnp_calls() if not _promotes(c[3])]
+    checked = 0
+    for name, fn, args, _ in calls if full else calls[::61]:
+        if not _runs(fn, *args):
+            continue
+        checked += 1
+        report = wt.lint(fn, *args)
+        assert not report, (name, args, str(report))
+    assert checked > (3000 if full else 40)
