@@ -11,6 +11,7 @@ here at test time; every finding is at the line of the user's call.
 
 from __future__ import annotations
 
+import functools
 import warnings
 from collections.abc import Callable, Sequence
 
@@ -92,6 +93,15 @@ def test_a_reduction_cast_back_to_half_precision_is_not_a_promotion(dtype):
     x = S((4,), dtype)
     assert not wt.lint(lambda a, w: jnp.average(a, weights=w), x, x)
     assert not wt.lint(lambda a: jnp.sum(a) / jnp.sum(a * a), x)
+
+
+def test_operands_a_partial_passes_to_a_jitted_function_are_the_users():
+    # jnp.clip is jitted: the user calls its (*args, **kwargs) wrapper, and
+    # functools.partial supplies min= to it
+    clip_half, clip_one = (functools.partial(jnp.clip, min=m) for m in (0.5, 1))
+    assert _promotes([i3, 0.5]) and not _promotes([i3, 1])
+    assert wt.lint(lambda x: clip_half(x), i3).kinds() == ["implicit-promotion"]
+    assert not wt.lint(lambda x: clip_one(x), i3)
 
 
 # ------------------------------------- joins jax makes without jnp's promotion helpers

@@ -216,6 +216,8 @@ def _parameters(code: types.CodeType) -> list[str]:
 
 def _passed(user: Any, code: types.CodeType, params: list[str]) -> set[str] | None:
     """The parameters of `code` the user's call passes, or None when unknown."""
+    if code.co_argcount + code.co_kwonlyargcount == 0:
+        return None  # a wrapper of (*args, **kwargs), as jax.jit's: all it has was passed
     call = _call_at(user.f_code, user.f_lasti)
     if call is None:
         return None
