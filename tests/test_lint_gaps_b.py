@@ -554,3 +554,51 @@ def test_no_jax_numpy_function_reports_operands_jax_does_not_join_to_another_dty
         report = wt.lint(fn, *args)
         assert not report, (name, args, str(report))
     assert checked > (3000 if full else 40)
+
+
+# ------------------------------------------ loop carries and branches: jax is the oracle
+
+_BODY_FNS = [jax.nn.relu, jax.nn.gelu, jax.nn.softmax, jax.nn.standardize, jax.nn.glu,
+             jnp.sin, jnp.sqrt, jnp.abs, jnp.cumsum, jnp.round, jnp.sign, jnp.mean,
+             jnp.reciprocal, jnp.maximum, jnp.power, jnp.divide, jnp.arctan2]  # fmt: skip
+
+
+def _apply(fn: Callable, c):
+    try:
+        return fn(c)
+    except TypeError:  # a binary function: applied to the carry twice
+        return fn(c, c)
+
+
+def _loops(fn: Callable) -> list[tuple[str, Callable]]:
+    return [
+        ("scan", lambda c: lax.scan(lambda a, _: (_apply(fn, a), None), c, None, length=3)[0]),
+        ("fori_loop", lambda c: lax.fori_loop(0, 3, lambda i, a: _apply(fn, a), c)),
+        ("while_loop", lambda c: lax.while_loop(lambda a: a.sum() < 3, lambda a: _apply(fn, a), c)),
+        ("cond", lambda c: lax.cond(c.sum() > 0, lambda a: _apply(fn, a), lambda a: a, c)),
+    ]  # fmt: skip
+
+
+@pytest.mark.slow
+def test_carry_change_exactly_when_the_body_changes_the_carrys_type(full):
+    # the oracle: jax.eval_shape of the body alone (another dtype or a weak result)
+    cases = [(fn, d) for fn in _BODY_FNS for d in (jnp.float32, jnp.bfloat16, jnp.int32, jnp.int8)]
+    checked = 0
+    for fn, d in cases if full else cases[::5]:
+        c = S((4,), d)
+        if not _runs(lambda c, fn=fn: _apply(fn, c), c):
+            continue
+        out = jax.eval_shape(lambda c, fn=fn: _apply(fn, c), c)
+        if out.shape != c.shape:
+            continue
+        changes = out.dtype != c.dtype or out.weak_type
+        for what, loop in _loops(fn):
+            checked += 1
+            report = wt.lint(loop, c)
+            assert set(report.kinds()) == ({"carry-change"} if changes else set()), (
+                fn.__name__,
+                d,
+                what,
+                str(report),
+            )
+    assert checked >= (150 if full else 30)
