@@ -602,3 +602,14 @@ def test_carry_change_exactly_when_the_body_changes_the_carrys_type(full):
                 str(report),
             )
     assert checked >= (150 if full else 30)
+
+
+def test_prng_key_arrays_joined_by_jax_numpy_lint_clean():
+    # jnp.concatenate / jnp.array join key<fry> arrays: an extended dtype has no
+    # promotion (and no canonical dtype), and lint must not fail on it
+    keys = jax.eval_shape(lambda: jax.random.split(jax.random.key(0), 3))
+    key = jax.eval_shape(lambda: jax.random.key(0))
+    assert not wt.lint(lambda ks: jnp.concatenate([ks, ks]), keys)
+    assert not wt.lint(lambda ks: jnp.where(jnp.ones(3, bool), ks, ks), keys)
+    assert not wt.lint(lambda k: jnp.array([k, k]), key)
+    assert not wt.lint(lambda k: jnp.stack([k, jax.random.split(k)[0]]), key)

@@ -93,11 +93,12 @@ def note_join(frame: Any, args: Any, joined: Any) -> None:
     if not frame.f_code.co_filename.startswith(_NUMPY_DIR):
         return
     values = [a for a in args if isinstance(a, _ARRAY_LIKE)]
-    if len(values) > 1:
-        if len(_JOINS) > 64:
-            _JOINS.clear()
-        dtype = joined[0] if isinstance(joined, tuple) else joined
-        _JOINS[id(frame)] = (frame, values, np.dtype(jdtypes.canonicalize_dtype(dtype)))
+    dtype = joined[0] if isinstance(joined, tuple) else joined
+    if len(values) < 2 or jdtypes.issubdtype(dtype, jdtypes.extended):
+        return  # PRNG key arrays (key<fry>) have no promotion
+    if len(_JOINS) > 64:
+        _JOINS.clear()
+    _JOINS[id(frame)] = (frame, values, np.dtype(jdtypes.canonicalize_dtype(dtype)))
 
 
 def cast_to_join(operand: Any, new_dtype: Any, frame: Any) -> tuple[Any, list[Any]] | None:
