@@ -43,7 +43,9 @@ from jax._src.numpy import ufunc_api
 from jax._src.numpy import util as jnp_util
 
 from weaktrace.ir.values import SourceInfo
-from weaktrace.lint.importer import _PACKAGE_DIR, PROMOTION_SCOPE, promotion_mark, user_source
+from weaktrace.lint import callsite
+from weaktrace.lint.callsite import user_file
+from weaktrace.lint.importer import PROMOTION_SCOPE, promotion_mark, user_source
 
 
 @dataclass
@@ -102,6 +104,9 @@ class Recorder:
     token: int = field(default_factory=lambda: next(_TOKENS))
     folded: set[int] = field(default_factory=set)  # the promotions jax folded away
     refused: list[Refusal] = field(default_factory=list)
+    # (file, line, value): Python ints jax.numpy passed to one of its jitted helpers
+    # that are none of the user's call's (jnp.unravel_index(u8, (0,)) computes 0 - 1)
+    own_ints: set[tuple[str, int, int]] = field(default_factory=set)
 
 
 def user_here(tb: Any = None) -> SourceInfo | None:
@@ -112,7 +117,7 @@ def user_here(tb: Any = None) -> SourceInfo | None:
         frame: types.FrameType | None = sys._getframe(1)
         while frame is not None:
             code = frame.f_code
-            if _user_file(code.co_filename):
+            if user_file(code.co_filename):
                 return SourceInfo(code.co_filename, frame.f_lineno, code.co_name)
             frame = frame.f_back
     return found
@@ -198,6 +203,7 @@ def _recording(x64: bool) -> Iterator[Recorder]:
             if type(operand) is int:
                 literal(operand, new_dtype)
             found = _promotion(operand, new_dtype, sys._getframe(1))
+            found = found or _join_cast(operand, new_dtype, sys._getframe(1))
             if found is not None:
                 # the scope marks the equation: the rules read the verdict from it
                 rec.promotions.append(found)
@@ -215,7 +221,16 @@ def _recording(x64: bool) -> Iterator[Recorder]:
                 numpy_value = type(a) is np.ndarray or isinstance(a, np.generic)
                 if numpy_value and a.dtype in _WIDE and _from_user(a, sys._getframe(1)):
                     wide((a,))
+        if mine() and "jaxpr" in params and any(type(a) is int for a in args):
+            own_ints([a for a in args if type(a) is int], sys._getframe(1))
         return orig_bind(self, *args, **params)
+
+    def own_ints(values: list[int], frame: Any) -> None:
+        where = user_here()
+        if where is not None:
+            for v in values:
+                if not callsite.users_int(frame, v):
+                    rec.own_ints.add((where.file, where.line, v))
 
     def fold(consts: Any, params: Any, out_avals: Any) -> Any:
         c = consts[0] if consts else None
@@ -242,6 +257,17 @@ def _recording(x64: bool) -> Iterator[Recorder]:
         if (where, first.split()[0]) not in requested:
             requested.add((where, first.split()[0]))
             rec.x64.append(Event(where, f"requested dtype {first} becomes 32-bit with x64 off"))
+
+    def joining(orig: Any) -> Any:
+        # jax.numpy functions that join with dtypes.result_type (jnp.linspace) or
+        # lattice_result_type (jnp.array of a list) and cast to the join themselves
+        def join(*args: Any, **kwargs: Any) -> Any:
+            joined = orig(*args, **kwargs)
+            if mine():
+                callsite.note_join(sys._getframe(1), args, joined)
+            return joined
+
+        return join
 
     def branch_lines(fns: Any) -> None:
         where = user_here()
@@ -295,11 +321,13 @@ def _recording(x64: bool) -> Iterator[Recorder]:
     orig_bind = core.Primitive.bind
     orig_arrays = (jnp.array, jnp.asarray)
     orig_warnings = jdtypes.warnings
+    orig_joins = (jdtypes.result_type, jdtypes.lattice_result_type)
     # jax's dtypes module sees a stand-in for `warnings` (Python's filters, registries
     # and showwarning stay the user's: no process-wide state changes)
     jdtypes.warnings = _DtypeWarnings(requested_dtype, mine)  # type: ignore[assignment]
     try:
         jlax._convert_element_type = convert
+        jdtypes.result_type, jdtypes.lattice_result_type = (joining(f) for f in orig_joins)
         ufunc_api.ufunc.__call__ = ufunc_call  # type: ignore[method-assign]
         jnp.array, jnp.asarray = (make_array(f) for f in orig_arrays)
         core.Primitive.bind = bind  # type: ignore[method-assign]
@@ -310,9 +338,10 @@ def _recording(x64: bool) -> Iterator[Recorder]:
             pe.const_fold_rules[cet] = fold
         yield rec
     finally:
-        _CALL_VERDICTS.clear()  # they hold the frames of the user's calls
+        callsite.forget()  # the frames of the user's calls
         jdtypes.warnings = orig_warnings
         jlax._convert_element_type = orig_convert
+        jdtypes.result_type, jdtypes.lattice_result_type = orig_joins
         ufunc_api.ufunc.__call__ = orig_ufunc  # type: ignore[method-assign]
         jnp.array, jnp.asarray = orig_arrays
         core.Primitive.bind = orig_bind  # type: ignore[method-assign]
@@ -378,47 +407,30 @@ def _promotion(operand: Any, new_dtype: Any, frame: Any) -> Promotion | None:
         return None
     if to == before:
         return None
-    mixed = any(d != joined for d in strong) and _user_call_joins_two(frame)
+    mixed = any(d != joined for d in strong) and callsite.user_operands_join(frame, operands)
     where = user_here() if mixed else None
     names = tuple(d.name for d in strong)
     return Promotion(names, weak, joined.name, to.name, mixed, before.name, where)
 
 
+def _join_cast(operand: Any, new_dtype: Any, frame: Any) -> Promotion | None:
+    """The verdict on a jax.numpy function's own cast of an operand to the join it
+    computed with dtypes.result_type (jnp.linspace(i8, f32) casts its start)."""
+    found = callsite.cast_to_join(operand, new_dtype, frame)
+    if found is None:
+        return None
+    join_frame, values = found
+    strong = tuple(_dtype_name(v) for v in values if not jdtypes.is_weakly_typed(v))
+    weak = tuple(_dtype_name(v) for v in values if jdtypes.is_weakly_typed(v))
+    joined = np.dtype(jdtypes.result_type(*values)).name
+    mixed = callsite.user_operands_join(join_frame, values)
+    where = user_here() if mixed else None
+    to = np.dtype(new_dtype).name
+    return Promotion(strong, weak, joined, to, mixed, _dtype_name(operand), where)
+
+
 def _dtype_name(x: Any) -> str:
     return np.dtype(jdtypes.dtype(x)).name
-
-
-def _user_call_joins_two(frame: Any) -> bool:
-    """Whether jnp.result_type of the operands of the user's call differs from one of
-    their strong dtypes. The call's operands are the array-like leaves of the locals of
-    the jax function the user called, the frame below the user's (when no user frame is
-    on the stack, or they do not join, the helper's verdict stands)."""
-    api = None
-    while frame is not None and not _user_file(frame.f_code.co_filename):
-        api, frame = frame, frame.f_back
-    if frame is None or api is None:
-        return True
-    # one verdict per call (jax.tree.map(jnp.add, a, b) promotes once per leaf)
-    cached = _CALL_VERDICTS.get(id(api))
-    if cached is not None and cached[0] is api and cached[1] == api.f_lasti:
-        return cached[2]
-    # Python bools are flags (keepdims=False, __tracebackhide__), not operands
-    leaves = jax.tree_util.tree_leaves(list(api.f_locals.values()))
-    operands = [x for x in leaves if isinstance(x, _ARRAY_LIKE) and type(x) is not bool]
-    try:
-        joined = np.dtype(jdtypes.result_type(*operands))
-        strong = [np.dtype(jdtypes.dtype(a)) for a in operands if not jdtypes.is_weakly_typed(a)]
-        verdict = any(d != joined for d in strong)
-    except (TypeError, ValueError):  # operands jax does not join (keys, float0)
-        verdict = True
-    if len(_CALL_VERDICTS) > 64:
-        _CALL_VERDICTS.clear()
-    _CALL_VERDICTS[id(api)] = (api, api.f_lasti, verdict)
-    return verdict
-
-
-_CALL_VERDICTS: dict[int, tuple[Any, int, bool]] = {}
-_ARRAY_LIKE = (int, float, complex, np.generic, np.ndarray, jax.Array, core.Tracer)
 
 
 def _folded_promotion(frame: Any) -> tuple[int, int] | None:
@@ -474,7 +486,7 @@ def _api_called() -> str:
     scan it runs)."""
     frame: types.FrameType | None = sys._getframe(1)
     api = "loop or cond"
-    while frame is not None and not _user_file(frame.f_code.co_filename):
+    while frame is not None and not user_file(frame.f_code.co_filename):
         code = frame.f_code
         if code.co_filename.startswith(_CONTROL_FLOW_DIR) and not code.co_name.startswith("_"):
             api = code.co_name
@@ -493,13 +505,9 @@ _EXPLICIT_CALLS = frozenset(
 )
 
 
-def _user_file(name: str) -> bool:
-    return source_info_util.is_user_filename(name) and not name.startswith(_PACKAGE_DIR)
-
-
 def _called_by_user(depth: int) -> bool:
     """Whether the function `depth` frames above this one was called by the user."""
-    return _user_file(sys._getframe(depth + 1).f_code.co_filename)
+    return user_file(sys._getframe(depth + 1).f_code.co_filename)
 
 
 def _from_user(value: Any, frame: Any) -> bool:
@@ -511,7 +519,7 @@ def _from_user(value: Any, frame: Any) -> bool:
         if frame is None:
             return False
         code = frame.f_code
-        if _user_file(code.co_filename):
+        if user_file(code.co_filename):
             return api is not None and _passed(value, api)
         if code.co_name in _EXPLICIT_CALLS:
             return False
@@ -569,7 +577,7 @@ def _code_line(fn: Any) -> SourceInfo | None:
     while isinstance(fn, functools.partial):
         fn = fn.func
     code = getattr(fn, "__code__", None)
-    if code is None or not _user_file(code.co_filename):
+    if code is None or not user_file(code.co_filename):
         return None
     return SourceInfo(code.co_filename, code.co_firstlineno, code.co_name)
 

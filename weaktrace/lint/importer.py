@@ -147,7 +147,10 @@ class _Importer:
                 if source_info_util.is_user_filename(fr.file_name) and not fr.file_name.startswith(
                     _PACKAGE_DIR
                 ):
-                    api = frames[i - 1] if i else None
+                    j = i - 1  # past lint's own wrappers (of jnp.array)
+                    while j > 0 and frames[j].file_name.startswith(_PACKAGE_DIR):
+                        j -= 1
+                    api = frames[j] if i else None
                     if api is not None:
                         # "lax.dot" for jax.lax's own functions (jnp.dot is "dot")
                         lax = api.file_name.startswith(_LAX_DIR)

@@ -5,6 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+import jax
+import jax.numpy as jnp
+
 from weaktrace.ir.values import AbstractValue, Equation, Literal, Program, SourceInfo, Var
 from weaktrace.lint.hooks import Promotion, Recorder, Refusal, out_of_range
 from weaktrace.lint.importer import Meta, import_jaxpr
@@ -75,7 +78,7 @@ def implicit_promotion(program: Program, meta: Meta, rec: Recorder | None = None
                 continue
             promoted = []
             for atom in eqn.inputs:
-                conv = _promotion_convert(atom, eqn, made, meta, marks)
+                conv = _promotion_convert(atom, eqn, made, meta, marks, rec is not None)
                 if conv is not None:
                     promoted.append((atom, conv))
             if _inexact_only(eqn, promoted, meta, marks):
@@ -234,6 +237,7 @@ def _promotion_convert(
     made: dict[Var, Equation],
     meta: Meta,
     marks: dict[int, Promotion],
+    hooked: bool = False,
 ) -> Equation | None:
     """The convert_element_type of jnp's promotion that produced `atom`, if any (by the
     hooks' verdict when they saw it, else by where the convert was made)."""
@@ -248,15 +252,34 @@ def _promotion_convert(
     x = eqn.inputs[0]
     if isinstance(x, Literal) or x.aval.weak_type or x.aval.dt is eqn.outputs[0].aval.dt:
         return None
+    if not _widens(x.aval, eqn.outputs[0].aval):
+        return None  # a promotion only widens (jnp.sum's f16 result cast back from f32)
     mark = marks.get(id(eqn))
     if mark is not None:
         return eqn if mark.mixed else None
+    if hooked:
+        # the hooks mark every conversion jnp's promotion helpers make: an unmarked
+        # one is jax's own (jnp.sum's float32 accumulator of bfloat16 values meeting
+        # the f32 0.0 of its where=)
+        return None
     frames = meta.frames.get(id(eqn), ())
     if _same_call(eqn, user, meta):
         return eqn
     if any(name in _PROMOTERS for name in frames) and not _explicit(frames):
         return eqn
     return None
+
+
+def _widens(src: AbstractValue, dst: AbstractValue) -> bool:
+    """Whether `dst` is the join of `src` and itself (what a promotion converts to)."""
+    a, b = src.dt.numpy, dst.dt.numpy
+    if a is None or b is None:
+        return False
+    try:
+        with jax.enable_x64(False):  # as lint traced (u32 with i32 joins to i32)
+            return bool(jnp.promote_types(a, b) == b)
+    except TypeError:  # dtypes jax does not join
+        return False
 
 
 def _explicit(frames: Sequence[str]) -> bool:
@@ -322,14 +345,23 @@ def literal_overflow(program: Program, rec: Recorder) -> list[Finding]:
     nested jit such as jnp.where's) a weak int literal passed in and converted there."""
     out = []
     for ev in rec.overflow:
-        f = _finding("literal-overflow", ev.where, ev.message + " (it wraps silently)")
+        f = _finding("literal-overflow", ev.where, ev.message + _what_happens(ev.message))
         if f is not None:
             out.append(f)
-    _overflow_in_calls(program, {}, out)
+    _overflow_in_calls(program, {}, out, rec.own_ints)
     return out
 
 
-def _overflow_in_calls(prog: Program, known: dict[Var, Literal], out: list[Finding]) -> None:
+def _what_happens(message: str) -> str:
+    # an integer dtype wraps; a floating one (float16 + 70000) rounds to inf
+    return " (it becomes inf)" if "float" in message.split()[-1] else " (it wraps silently)"
+
+
+def _overflow_in_calls(
+    prog: Program, known: dict[Var, Literal], out: list[Finding], own: set[tuple[str, int, int]]
+) -> None:
+    """Weak int literals converted out of range inside nested calls, except the ints
+    jax.numpy computed itself and passed to its jitted helpers (`own`)."""
     for eqn in prog.equations:
         if eqn.primitive.name == "convert_element_type":
             x = eqn.inputs[0]
@@ -337,10 +369,14 @@ def _overflow_in_calls(prog: Program, known: dict[Var, Literal], out: list[Findi
             if lit is not None and lit.aval.weak_type and lit.aval.dt.kind in "iu":
                 new = eqn.outputs[0].aval.dt
                 if new.numpy is not None and out_of_range(lit.value, new.numpy):
+                    where = eqn.source_info
+                    if where is not None and (where.file, where.line, int(lit.value)) in own:
+                        continue  # jax's own int, computed from the user's shape
                     f = _finding(
                         "literal-overflow",
                         eqn.source_info,
-                        f"Python int {int(lit.value)} does not fit {new.name} (it wraps silently)",
+                        f"Python int {int(lit.value)} does not fit {new.name}"
+                        + _what_happens(new.name),
                         operands=(lit.aval,),
                         results=(eqn.outputs[0].aval,),
                     )
@@ -353,7 +389,7 @@ def _overflow_in_calls(prog: Program, known: dict[Var, Literal], out: list[Findi
                     lit = a if isinstance(a, Literal) else known.get(a)
                     if lit is not None:
                         inner[v] = lit
-            _overflow_in_calls(sub, inner, out)
+            _overflow_in_calls(sub, inner, out, own)
 
 
 def _subs(eqn: Equation) -> list[Program]:
@@ -397,8 +433,13 @@ def _origin(atom: Any, prog: Program, fallback: SourceInfo | None) -> SourceInfo
         same = [b for b in computed if b.outvars[i].aval == atom.aval] or computed
         if same:
             return _origin(same[0].outvars[i], same[0], eqn.source_info or fallback)
-    # a weak->strong convert jax inserted: blame what it converts
-    if eqn.primitive.name == "convert_element_type" and isinstance(eqn.inputs[0], Var):
+    # a weak->strong convert jax inserted: blame what it converts (a cast to another
+    # dtype, x.astype(bf16), is itself the expression that changes it)
+    if (
+        eqn.primitive.name == "convert_element_type"
+        and isinstance(eqn.inputs[0], Var)
+        and eqn.inputs[0].aval.dt is eqn.outputs[0].aval.dt
+    ):
         inner = _origin(eqn.inputs[0], prog, None)
         if inner is not None:
             return inner
