@@ -11,7 +11,10 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
+import weaktrace as wt
 import weaktrace.lax as wlax
+import weaktrace.numpy as wnp
+from tests.mirror_harness import check
 
 # -- lax.dtype of a dtype-like ---------------------------------------------------------
 # lax_numpy_indexing_test calls ``lax.dtype(np.float32)`` while collecting its cases;
@@ -35,3 +38,76 @@ def test_lax_dtype_of_none_is_jaxs_error():
         jax.lax.dtype(None)
     with pytest.raises(ValueError, match=str(theirs.value)):
         wlax.dtype(None)
+
+
+# -- jax_numpy_rank_promotion ------------------------------------------------------------
+# weaktrace ignored jax's rank-promotion setting: under ``jax.numpy_rank_promotion('raise')``
+# (the mode every jax test runs in) ``add(f32[3,4], f32[4])`` broadcast silently where
+# jax raises ValueError, and "warn" gave no warning. vectorize_test's
+# test_rank_promotion_error found it.
+
+M, V = np.ones((3, 4), np.float32), np.arange(4, dtype=np.float32)
+RANK_CASES = {
+    "add": (lambda m: m.add, (M, V)),
+    "operator": (lambda m: lambda x, y: x * y, (M, V)),
+    "arctan2": (lambda m: m.arctan2, (M, V)),
+    "divide": (lambda m: m.divide, (M, V)),
+    "fmax": (lambda m: m.fmax, (M, V)),
+    "fmin": (lambda m: m.fmin, (V, M)),
+    "allclose": (lambda m: m.allclose, (M, V)),
+    "where": (lambda m: m.where, (M > 0, M, V)),
+    "scalar": (lambda m: m.subtract, (M, np.float32(2))),  # rank 0: no promotion
+    "vectorize": (lambda m: m.vectorize(m.add, signature="(),()->()"), (M, V)),
+    "vectorize_core": (lambda m: m.vectorize(m.dot, signature="(n),(n)->()"), (M, V)),
+}
+
+
+@pytest.mark.parametrize("mode", ["raise", "allow"])
+@pytest.mark.parametrize("name", sorted(RANK_CASES))
+def test_rank_promotion_setting_is_followed(name, mode):
+    """Error or result as jax's: eager and traced (``check`` runs weaktrace eagerly and
+    under weaktrace.trace, jax eagerly and under jax.jit)."""
+    make, args = RANK_CASES[name]
+    with jax.numpy_rank_promotion(mode):
+        check(make(wnp), make(jnp), *args, context=f"{name} {mode}")
+
+
+def _warned(fn, *args):
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        fn(*args)
+    return [str(w.message) for w in seen if issubclass(w.category, UserWarning)]
+
+
+@pytest.mark.parametrize("name", ["add", "vectorize"])
+def test_rank_promotion_warns_as_jax_does(name):
+    make, _ = RANK_CASES[name]
+    a, b = np.ones((2, 5), np.float32), np.ones(5, np.float32)  # shapes no other test uses
+    with jax.numpy_rank_promotion("warn"):
+        theirs = _warned(make(jnp), a, b)
+        ours = _warned(make(wnp), a, b)
+        traced = _warned(wt.trace(make(wnp)), np.ones((2, 6), np.float32), np.ones(6))
+    assert theirs and all("rank promotion" in m for m in theirs)
+    assert ours and all("rank promotion" in m for m in ours)
+    assert traced and all("rank promotion" in m for m in traced)
+
+
+COMPOSITES = {
+    "var": lambda m: lambda x: m.var(x, axis=0),
+    "std": lambda m: lambda x: m.std(x, axis=1, keepdims=True),
+    "average": lambda m: lambda x: m.average(x, axis=1, weights=x[0]),
+    "interp": lambda m: lambda x: m.interp(x, x[0], x[1]),
+    "polyval": lambda m: lambda x: m.polyval(x[0], x),
+    "percentile": lambda m: lambda x: m.percentile(x, 30.0, axis=0),
+    "norm": lambda m: lambda x: m.linalg.norm(x, axis=1),
+    "array_equiv_same": lambda m: lambda x: m.array_equiv(x, x),
+}
+
+
+@pytest.mark.parametrize("name", sorted(COMPOSITES))
+def test_rank_promotion_raise_leaves_composites_alone(name):
+    """Only the user's own call is checked: a mirror built from others, whose parts
+    broadcast inside it, runs under 'raise' as jax's does."""
+    x = (np.arange(12, dtype=np.float32).reshape(3, 4) % 5) + 1
+    with jax.numpy_rank_promotion("raise"):
+        check(COMPOSITES[name](wnp), COMPOSITES[name](jnp), x, rtol=1e-4, context=name)

@@ -213,7 +213,7 @@ arctan2 = _binary("arctan2", P.atan2_p, "inexact")
 @export
 def divide(x1: Any, x2: Any, /) -> Any:
     """``jax.numpy.divide``: true division (integers become floating)."""
-    return true_divide(x1, x2)
+    return true_divide.__wrapped__(x1, x2)  # one call: jax_numpy_rank_promotion checks it
 
 
 @export
