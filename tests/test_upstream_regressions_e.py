@@ -111,3 +111,16 @@ def test_rank_promotion_raise_leaves_composites_alone(name):
     x = (np.arange(12, dtype=np.float32).reshape(3, 4) % 5) + 1
     with jax.numpy_rank_promotion("raise"):
         check(COMPOSITES[name](wnp), COMPOSITES[name](jnp), x, rtol=1e-4, context=name)
+
+
+# -- einsum's refusal words ------------------------------------------------------------
+
+
+def test_einsum_three_operand_step_is_refused_in_jaxs_words():
+    """einsum_test's test_einsum_unsupported_optimization matches jax's sentence."""
+    arrs = [np.ones(s, np.float32) for s in [(2, 3), (2, 4), (2, 5)]]
+    with pytest.raises(NotImplementedError) as theirs:
+        jnp.einsum("ij,ik,il->jkl", *arrs, optimize=[(0, 1, 2)])
+    with pytest.raises(NotImplementedError) as ours:
+        wnp.einsum("ij,ik,il->jkl", *arrs, optimize=[(0, 1, 2)])
+    assert str(ours.value).startswith(str(theirs.value).split(" operands")[0])
