@@ -124,3 +124,19 @@ def test_einsum_three_operand_step_is_refused_in_jaxs_words():
     with pytest.raises(NotImplementedError) as ours:
         wnp.einsum("ij,ik,il->jkl", *arrs, optimize=[(0, 1, 2)])
     assert str(ours.value).startswith(str(theirs.value).split(" operands")[0])
+
+
+# -- mirrors inline into a caller's jax trace ----------------------------------------------
+# reducers_test's testReducerF16Casts/testMeanF16Casts read the equations of
+# ``jax.make_jaxpr(jnp.sum)``: jax.numpy's functions are ``jit(inline=True)``, so their
+# primitives sit in the caller's jaxpr; weaktrace's eager path left one nested ``jit``.
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("name", ["sum", "prod", "mean"])
+def test_eager_mirror_is_inlined_under_make_jaxpr(name, dtype):
+    x = jnp.ones(10, dtype)
+    for kw in ({}, {"dtype": dtype}):
+        ours = jax.make_jaxpr(lambda a: getattr(wnp, name)(a, **kw))(x)  # noqa: B023
+        theirs = jax.make_jaxpr(lambda a: getattr(jnp, name)(a, **kw))(x)  # noqa: B023
+        assert [e.primitive for e in ours.eqns] == [e.primitive for e in theirs.eqns], kw
