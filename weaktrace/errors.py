@@ -55,6 +55,10 @@ class ShapeError(WeaktraceError, ValueError, TypeError):
     """Shapes that do not fit an operation (JAX raises TypeError or ValueError here)."""
 
 
+class RankPromotionError(ShapeError):
+    """Operands of different ranks under ``jax_numpy_rank_promotion='raise'`` (jax: ValueError)."""
+
+
 class OperandTypeError(WeaktraceError, TypeError):
     """An operand whose dtype an operation does not accept (e.g. ``neg`` of bool)."""
 

@@ -156,7 +156,10 @@ class EagerJit:
         compiled.__signature__ = inspect.signature(fn) if params else None  # type: ignore[attr-defined]
         compiled.__name__ = getattr(fn, "__name__", "mirror")
         try:
-            self.jitted = jax.jit(compiled, static_argnames=statics or None)
+            # inline: called under another jax trace (jax.jit, make_jaxpr of user code),
+            # the primitives go straight into the caller's jaxpr, as jax.numpy's own
+            # functions (``jit(inline=True)``) do, not as a nested ``jit`` equation.
+            self.jitted = jax.jit(compiled, static_argnames=statics or None, inline=True)
         except (TypeError, ValueError):  # a signature jax.jit cannot take: stay eager
             self.failures, self.fast = GIVE_UP, False
 

@@ -8,19 +8,21 @@ converts every operand to it (literals fold, as JAX folds them; arrays get a
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import jax
 import numpy as np
 
 from weaktrace.core import primitives as P
 from weaktrace.core.literals import literal_value
 from weaktrace.core.operands import operand
-from weaktrace.core.source import user_source
+from weaktrace.core.source import user_source, users_own_call
 from weaktrace.core.trace import Context, Promotion, Tracer
 from weaktrace.dtypes import registry
 from weaktrace.dtypes.registry import DType
-from weaktrace.errors import ArgumentOverflowError, ShapeError
+from weaktrace.errors import ArgumentOverflowError, RankPromotionError, ShapeError
 from weaktrace.ir.values import AbstractValue, Literal, Primitive
 
 _make = AbstractValue.make
@@ -160,6 +162,39 @@ def broadcast_rank(x: Tracer, rank: int) -> Tracer:
     return bind(P.broadcast_in_dim_p, x, shape=shape, broadcast_dimensions=tuple(range(k, rank)))
 
 
+# jax's ``jax_numpy_rank_promotion`` ("allow", "warn" or "raise"); ``.value`` follows
+# jax.config.update and the ``jax.numpy_rank_promotion(...)`` context manager.
+RANK_PROMOTION: Any = jax.numpy_rank_promotion
+_RANK_DOC = "https://docs.jax.dev/en/latest/rank_promotion_warning.html"
+
+
+def rank_promotion_check(shapes: Sequence[Any], where: str) -> None:
+    """jax.numpy's rank-promotion setting, for operands of different non-zero ranks:
+    a UserWarning ("warn") or a RankPromotionError ("raise"), as jax's."""
+    what = f"operands with shapes {' '.join(map(str, shapes))} require rank promotion for {where}"
+    if RANK_PROMOTION.value == "raise":
+        raise RankPromotionError(
+            f"{what}, which the config option jax_numpy_rank_promotion='raise' forbids: "
+            "add the leading dimensions explicitly (expand_dims, reshape), or set the "
+            f"option to 'allow'; see {_RANK_DOC}."
+        )
+    if RANK_PROMOTION.value == "warn":
+        warnings.warn(
+            f"{what}: following NumPy automatic rank promotion. Set the "
+            "jax_numpy_rank_promotion config option to 'allow' to disable this warning; "
+            f"see {_RANK_DOC}.",
+            stacklevel=3,
+        )
+
+
+def check_ranks(fn: str, shapes: Sequence[tuple[int, ...]]) -> None:
+    """`rank_promotion_check` for the user's own call of `fn` (not a mirror's call of
+    another) whose operands have different non-zero ranks."""
+    ranks = {len(s) for s in shapes if s}
+    if len(ranks) > 1 and RANK_PROMOTION.value != "allow" and users_own_call():
+        rank_promotion_check(shapes, fn)
+
+
 def promote_shapes(fn: str, ops: list[Tracer]) -> list[Tracer]:
     """``promote_shapes``: rank-promote only when two non-scalar ranks differ."""
     shapes = [o.aval[0] for o in ops]
@@ -167,6 +202,7 @@ def promote_shapes(fn: str, ops: list[Tracer]) -> list[Tracer]:
         return ops  # equal ranks, or a scalar: lax broadcasts these itself
     if len({len(s) for s in shapes if s}) < 2:
         return ops
+    check_ranks(fn, shapes)
     rank = len(result_shape(fn, shapes))
     return [broadcast_rank(o, rank) for o in ops]
 

@@ -142,7 +142,12 @@ def bitcast_convert_type(operand_: Any, new_dtype: Any) -> Any:
 
 
 def dtype(x: Any) -> np.dtype:
-    """``jax.lax.dtype``: the (canonical) dtype a value has as an operand."""
+    """``jax.lax.dtype``: the (canonical) dtype a value has as an operand, or that a
+    dtype-like (``np.float32``, ``"int8"``, ``float``) means, as jax's does."""
+    if x is None:
+        raise ValueError(f"Invalid argument to dtype: {x}.")
+    if isinstance(x, (type, str, np.dtype)):  # a dtype-like, not a value
+        return np.dtype(context().policy.user_dtype(x).numpy)
     ctx = context(x)
     dt = operand(x, ctx).aval[1].numpy
     assert dt is not None

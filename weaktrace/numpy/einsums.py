@@ -124,8 +124,9 @@ def _einsum(b: Context, ops: list[Tracer], steps: Sequence[Any], preferred: Any)
                              sum_uniques, sum_repeats, out_dt)  # fmt: skip
         else:
             raise NotImplementedError(
-                "einsum does not support simultaneous contraction of 3 or more operands "
-                "(an unsupported path was passed to optimize=)."
+                "jax.numpy.einsum does not support simultaneous contraction of 3 or more "
+                f"operands (the optimize= path has the step {tuple(indices)}); pass a path of "
+                "pairwise contractions, or optimize='greedy'."
             )
         if names != result_names:
             x = emit(P.transpose_p, x, permutation=tuple(names.index(n) for n in result_names))

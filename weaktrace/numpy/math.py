@@ -19,6 +19,7 @@ import numpy as np
 
 from weaktrace.core import primitives_math as M
 from weaktrace.core import primitives_nn as N
+from weaktrace.core.promotion import check_ranks
 from weaktrace.dtypes.registry import by_name
 from weaktrace.errors import OperandTypeError, OperandValueError
 from weaktrace.numpy import ufuncs as U
@@ -290,6 +291,7 @@ def fmax(x1: Any, x2: Any) -> Any:
     """``jax.numpy.fmax``: maximum that ignores NaNs."""
     b = context(x1, x2)
     x1, x2 = operands(b, (x1, x2))
+    check_ranks("fmax", [x1.aval.shape, x2.aval.shape])
     return where(U.bitwise_or(U.greater(x1, x2), U.isnan(x2)), x1, x2)
 
 
@@ -298,6 +300,7 @@ def fmin(x1: Any, x2: Any) -> Any:
     """``jax.numpy.fmin``: minimum that ignores NaNs."""
     b = context(x1, x2)
     x1, x2 = operands(b, (x1, x2))
+    check_ranks("fmin", [x1.aval.shape, x2.aval.shape])
     return where(U.bitwise_or(U.less(x1, x2), U.isnan(x2)), x1, x2)
 
 
@@ -390,6 +393,7 @@ def isclose(a: Any, b: Any, rtol: Any = 1e-05, atol: Any = 1e-08, equal_nan: boo
 @export
 def allclose(a: Any, b: Any, rtol: Any = 1e-05, atol: Any = 1e-08, equal_nan: bool = False) -> Any:
     """``jax.numpy.allclose``: all(isclose(...)), as a 0-d bool array."""
+    check_ranks("allclose", [np.shape(a), np.shape(b)])
     return _all(isclose(a, b, rtol, atol, equal_nan))
 
 

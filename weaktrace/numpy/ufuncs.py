@@ -212,8 +212,8 @@ arctan2 = _binary("arctan2", P.atan2_p, "inexact")
 
 @export
 def divide(x1: Any, x2: Any, /) -> Any:
-    """``jax.numpy.divide``: true division (integers become floating)."""
-    return true_divide(x1, x2)
+    """``jax.numpy.divide``: true division (integers become floating), one mirror call."""
+    return true_divide.__wrapped__(x1, x2)  # type: ignore[attr-defined]
 
 
 @export

@@ -21,6 +21,7 @@ import jax
 import numpy as np
 
 from weaktrace.core.operands import to_jax
+from weaktrace.core.promotion import rank_promotion_check
 from weaktrace.errors import InvalidInputError, OperandTypeError, ShapeError
 from weaktrace.lax.control import scan, switch
 from weaktrace.numpy._core import N, context, export, operand, result_shape, to_bool
@@ -193,6 +194,9 @@ def vectorize(pyfunc: Callable[..., Any], *, excluded: Collection[int | str] = f
         for x, dims in zip(xs, in_dims, strict=True):
             _sizes(sizes, x.aval.shape, dims, where, is_input=True)
             loops.append(x.aval.shape[: x.aval.ndim - len(dims)])
+        if len({len(lp) for lp, x in zip(loops, xs, strict=True) if x.aval.ndim}) > 1:
+            fn = f"jnp.vectorize function with signature {signature}"
+            rank_promotion_check([x.aval.shape for x in xs], fn)
         lead = result_shape("vectorize", loops)
         run = func if out_dims is None else _checked(func, sizes, out_dims, where)
         out = _run(run, xs, in_dims, lead)
