@@ -19,7 +19,7 @@ from jax import lax as _jlax
 from weaktrace.core import primitives_window as W
 from weaktrace.core.mirror import exporter
 from weaktrace.core.operands import context, operand
-from weaktrace.core.program import make_program
+from weaktrace.core.program import eager_program, make_program
 from weaktrace.core.promotion import convert
 from weaktrace.core.trace import Context, Tracer
 from weaktrace.errors import WeaktraceError
@@ -334,11 +334,18 @@ def _trees(what: str, operands: Any, init_values: Any) -> tuple[list[Any], list[
 def _program(ctx: Context, computation: Any, inits: list[Tracer], tree: Any) -> Any:
     avals = [AbstractValue.make((), v.aval[1], v.aval[2]) for v in inits]
     k = len(avals)
+    name = _monoid_name(computation)
+    if name is not None:  # jax's own lax.add etc. cannot take weaktrace tracers: ours can
+        computation = ops.EXPORTS[name]
 
     def comp(*a: Any) -> Any:
         return computation(_tree.tree_unflatten(tree, a[:k]), _tree.tree_unflatten(tree, a[k:]))
 
-    made = make_program(comp, avals + avals, ctx.policy, nested=not ctx.eager)
+    def make() -> Any:
+        return make_program(comp, avals + avals, ctx.policy, nested=not ctx.eager)
+
+    key = (tuple(avals), tree, ctx.policy)
+    made = eager_program(computation, key, make) if ctx.eager else make()
     if made.captures:
         raise NotImplementedError("Reduction computations can't close over Tracers.")
     if made.out_tree != tree:
