@@ -4,6 +4,8 @@ test time, eagerly and through ``weaktrace.trace`` (against ``jax.jit``)."""
 
 from __future__ import annotations
 
+import re
+
 import jax
 import numpy as np
 import pytest
@@ -230,5 +232,35 @@ def test_shape_checks_as_jax(name: str) -> None:
             call(wl)
         # jax's words, up to its own prefix (what jax's tests match on)
         assert str(err).split(":")[0].split(";")[0] in str(got.value)
+        return
+    _same(call(wl), want)
+
+
+# -- reduce / reduce_window argument checks ------------------------------------------------
+# test_reduction_with_repeated_axes_error, test_reduce_with_nonscalar_inits_errors,
+# test_reduce_window_scalar_init_value_shape_rule: jax's words (and reduce_window's
+# parameter names: jax's test passes `operand=` by keyword, a TypeError here before).
+
+ONES44 = np.ones((4, 4), np.int32)
+REDUCE_CALLS = {
+    "dup_axes": lambda m: m.reduce(np.arange(3), 0, m.add, (0, 0)),
+    "nonscalar_init": lambda m: m.reduce(np.ones(5), np.ones(5), lambda a, b: a + b, (0,)),
+    "window_nonscalar": lambda m: m.reduce_window(
+        operand=ONES44, init_value=np.zeros((1,), np.int32), computation=m.max,
+        window_dimensions=(2, 2), window_strides=(2, 2), padding="VALID"),
+    "window_keywords": lambda m: m.reduce_window(
+        operand=ONES44, init_value=np.int32(0), computation=m.add,
+        window_dimensions=(2, 2), window_strides=(2, 2), padding="VALID"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(REDUCE_CALLS))
+def test_reduce_checks_as_jax(name: str) -> None:
+    call = REDUCE_CALLS[name]
+    try:
+        want = call(lax)
+    except (TypeError, ValueError) as err:
+        with pytest.raises(type(err), match=re.escape(str(err).split(":")[0])):
+            call(wl)
         return
     _same(call(wl), want)

@@ -503,7 +503,9 @@ iota_p = _def("iota", _iota)
 
 
 def _reduced(x: AbstractValue, axes: tuple[int, ...]) -> tuple[int, ...]:
-    if any(not 0 <= a < x.ndim for a in axes) or len(set(axes)) != len(axes):
+    if len(set(axes)) != len(axes):
+        raise ShapeError(f"duplicate value in 'axes' of reduction: {axes}")
+    if any(not 0 <= a < x.ndim for a in axes):
         raise ShapeError(f"reduction axes {axes} do not fit shape {x.shape}")
     return tuple(s for i, s in enumerate(x.shape) if i not in axes)
 
