@@ -264,3 +264,16 @@ def test_reduce_checks_as_jax(name: str) -> None:
             call(wl)
         return
     _same(call(wl), want)
+
+
+# -- convert_element_type of an out-of-range Python int ------------------------------------
+# testConvertElementTypeOOB: jax converts a Python int through numpy (2**32 -> int32 0);
+# weaktrace refused it as an out-of-range weak int (ArgumentOverflowError).
+
+
+@pytest.mark.parametrize(
+    "v,dt", [(2**32, "int32"), (2**32 + 5, "float32"), (2**32 + 5, "uint8"), (2**63, "int32"),
+             (-(2**40) - 3, "int16"), (5, "int32")]
+)  # fmt: skip
+def test_convert_element_type_python_int_out_of_range(v: int, dt: str) -> None:
+    _both(lambda: wl.convert_element_type(v, dt), lambda: lax.convert_element_type(v, dt))

@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import jax
+import numpy as np
 
 from weaktrace.core import primitives as P
 from weaktrace.core import primitives_lax as L
@@ -147,8 +148,19 @@ def select_n(which: Any, *cases: Any) -> Any:
 @export
 def convert_element_type(operand_: Any, new_dtype: Any) -> Any:
     """``jax.lax.convert_element_type``: a strong conversion."""
-    ctx, (x,) = _ops(operand_)
-    return convert(ctx, x, ctx.policy.user_dtype(new_dtype), False)
+    ctx = context(operand_)
+    dt = ctx.policy.user_dtype(new_dtype)
+    if type(operand_) is int and not _fits_python_int(ctx, operand_):
+        # jax converts a Python int through numpy (np.asarray(2**32).astype(int32) is 0,
+        # wrapping as C does) rather than refusing it as an out-of-range weak int.
+        operand_ = np.asarray(operand_).astype(dt.numpy)
+    x = operand(operand_, ctx)
+    return convert(ctx, x, dt, False)
+
+
+def _fits_python_int(ctx: Context, v: int) -> bool:
+    bits = 64 if ctx.policy.x64 else 32
+    return -(2 ** (bits - 1)) <= v < 2 ** (bits - 1)
 
 
 @export
