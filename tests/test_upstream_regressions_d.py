@@ -277,3 +277,32 @@ def test_reduce_checks_as_jax(name: str) -> None:
 )  # fmt: skip
 def test_convert_element_type_python_int_out_of_range(v: int, dt: str) -> None:
     _both(lambda: wl.convert_element_type(v, dt), lambda: lax.convert_element_type(v, dt))
+
+
+# -- lax.dot's keyword-only options and dimension_numbers ----------------------------------
+# testDotPositionalArgumentDeprecation: jax's dot takes its options by keyword only (a
+# positional precision is a TypeError) and accepts dimension_numbers=; weaktrace took
+# precision positionally and had no dimension_numbers.
+
+V5, M234 = np.arange(5.0, dtype=np.float32), np.ones((2, 3, 4), np.float32)
+DOT_CALLS = {
+    "vv": lambda m: m.dot(V5, V5),
+    "mv_precision": lambda m: m.dot(np.ones((2, 5), np.float32), V5, precision=m.Precision.HIGHEST),
+    "dimension_numbers": lambda m: m.dot(
+        M234, M234, dimension_numbers=(((2,), (2,)), ((0,), (0,)))
+    ),
+    "positional_precision": lambda m: m.dot(V5, V5, m.Precision.DEFAULT),
+    "batched_without_dn": lambda m: m.dot(M234, V5),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DOT_CALLS))
+def test_dot_signature_as_jax(name: str) -> None:
+    call = DOT_CALLS[name]
+    try:
+        want = call(lax)
+    except (TypeError, ValueError) as err:
+        with pytest.raises(type(err), match=re.escape(str(err)[:40])):
+            call(wl)
+        return
+    _same(call(wl), want)

@@ -458,13 +458,22 @@ def dot_general(lhs: Any, rhs: Any, dimension_numbers: Any, precision: Any = Non
 
 
 @export
-def dot(lhs: Any, rhs: Any, precision: Any = None, preferred_element_type: Any = None,
-        out_sharding: Any = None) -> Any:  # fmt: skip
-    """``jax.lax.dot``: vector/matrix products (the last axis of lhs with the first of rhs)."""
+def dot(lhs: Any, rhs: Any, *, dimension_numbers: Any = None, precision: Any = None,
+        preferred_element_type: Any = None, out_sharding: Any = None) -> Any:  # fmt: skip
+    """``jax.lax.dot``: without dimension_numbers, vector/matrix products (the last axis
+    of lhs with the first of rhs); with them, ``dot_general``. Options are keyword-only,
+    as in jax (a positional precision is a TypeError there)."""
     _, (x, y) = _ops(lhs, rhs)
-    if x.aval.ndim not in (1, 2) or y.aval.ndim not in (1, 2):
-        raise ShapeError(f"dot takes 1- or 2-dimensional operands, got {x.aval} and {y.aval}")
-    dn = (((x.aval.ndim - 1,), (0,)), ((), ()))
+    dn = dimension_numbers
+    if dn is None:
+        xs, ys = x.aval[0], y.aval[0]
+        if not (1 <= len(xs) <= 2 and 1 <= len(ys) <= 2 and xs[-1] == ys[0]):
+            raise ShapeError(
+                "jax.lax.dot: dimension_numbers must be specified when not performing simple "
+                "un-batched matrix-matrix, matrix-vector, or vector-vector products; "
+                f"got lhs_shape={xs} rhs_shape={ys}"
+            )
+        dn = (((len(xs) - 1,), (0,)), ((), ()))
     return dot_general(x, y, dn, precision, preferred_element_type)
 
 
