@@ -99,9 +99,9 @@ def _same_dtypes(name: str, avals: Sequence[AbstractValue]) -> DType:
     for a in avals[1:]:
         if a[1] is not dt:
             raise OperandTypeError(
-                f"{name} requires operands of one dtype, got "
-                f"{', '.join(str(a[1]) for a in avals)}. Promote them first "
-                "(weaktrace.numpy does) or convert explicitly."
+                f"lax.{name} requires arguments to have the same dtypes, got "
+                f"{', '.join(str(a[1]) for a in avals)}: jax.lax does not promote. "
+                "Promote them first (weaktrace.numpy does) or convert explicitly."
             )
     return dt
 
@@ -189,7 +189,22 @@ cbrt_p = _nary("cbrt", FLOAT)
 not_p = _nary("not", INT_OR_BOOL)
 real_p = _nary("real", COMPLEX, _real_dtype)
 imag_p = _nary("imag", COMPLEX, _real_dtype)
-conj_p = _nary("conj", COMPLEX)
+
+
+def _conj(x: AbstractValue) -> list[AbstractValue]:
+    # lax.conj also takes float32/float64 (not float16/bfloat16) and gives the complex
+    # dtype of their width, as jax's conj_p does (jax.numpy.conj keeps reals real).
+    dt = _CONJ.get(x[1].name, x[1]) if x[1].kind == "f" else x[1]
+    if dt.kind != "c":
+        raise OperandTypeError(
+            f"conj does not accept dtype {x[1]}. Accepted dtypes are subtypes of float32, "
+            "complexfloating, float64. Convert the operand first, e.g. x.astype('complex64')."
+        )
+    return [_make(x.shape, dt, x.weak_type)]
+
+
+_CONJ = {"float32": _D("complex64"), "float64": _D("complex128")}
+conj_p = _def("conj", _conj)
 
 add_p = _nary("add", NUMERIC)
 sub_p = _nary("sub", NUMERIC)
@@ -324,7 +339,10 @@ transpose_p = _def("transpose", _transpose)
 
 def _squeeze(x: AbstractValue, *, dimensions: tuple[int, ...]) -> list[AbstractValue]:
     if any(not 0 <= d < x.ndim or x.shape[d] != 1 for d in dimensions):
-        raise ShapeError(f"cannot squeeze dimensions {dimensions} of shape {x.shape}")
+        raise ShapeError(
+            "cannot select an axis to squeeze out which has size not equal to one, "
+            f"got shape={x.shape} and dimensions={dimensions}"
+        )
     shape = tuple(s for i, s in enumerate(x.shape) if i not in dimensions)
     return [_make(shape, x[1], x.weak_type)]
 
@@ -485,7 +503,9 @@ iota_p = _def("iota", _iota)
 
 
 def _reduced(x: AbstractValue, axes: tuple[int, ...]) -> tuple[int, ...]:
-    if any(not 0 <= a < x.ndim for a in axes) or len(set(axes)) != len(axes):
+    if len(set(axes)) != len(axes):
+        raise ShapeError(f"duplicate value in 'axes' of reduction: {axes}")
+    if any(not 0 <= a < x.ndim for a in axes):
         raise ShapeError(f"reduction axes {axes} do not fit shape {x.shape}")
     return tuple(s for i, s in enumerate(x.shape) if i not in axes)
 

@@ -96,11 +96,16 @@ def _dynamic_update_slice(x: AbstractValue, update: AbstractValue,
 dynamic_update_slice_p = _def("dynamic_update_slice", _dynamic_update_slice)
 
 
-def _top_k(x: AbstractValue, *, k: int) -> list[AbstractValue]:
-    if x.ndim == 0 or not 0 <= k <= x.shape[-1]:
-        raise ShapeError(f"top_k k={k} must be in [0, {x.shape[-1] if x.ndim else 0}]")
-    shape = (*x.shape[:-1], k)
-    return [_make(shape, x[1], x.weak_type), _make(shape, _INT32, False)]
+def _top_k(x: AbstractValue, *, k: int, axis: int = -1) -> list[AbstractValue]:
+    """lax.top_k along `axis` (normalized by the caller; -1 is the last axis)."""
+    if x.ndim == 0 or not 0 <= k <= x.shape[axis]:
+        raise ShapeError(
+            "k argument to top_k must be no larger than size along axis; "
+            f"got k={k} with shape={list(x.shape)} and axis={axis}"
+        )
+    shape = list(x.shape)
+    shape[axis] = k
+    return [_make(tuple(shape), x[1], x.weak_type), _make(tuple(shape), _INT32, False)]
 
 
 top_k_p = _def("top_k", _top_k, multiple_results=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import traceback
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
@@ -108,3 +109,26 @@ def output(o: Any, b: Builder) -> Tracer:
             f"the traced function returned {o!r} (type {type(o).__name__}), which is not an "
             "array: return arrays, scalars, or pytrees (tuples, lists, dicts) of them."
         ) from None
+
+
+# Eager calls of reduce / reduce_window / scatter_apply trace the user's computation
+# into a sub-program on every call. jax traces its computation once per function and
+# avals (a cache keyed weakly on the function), so repeat eager calls reuse one
+# compiled executable; weaktrace handing jax a fresh program (hence a fresh closure) each
+# time recompiled on every call (jax's lax_test "Compilation detected during second
+# call ... in op-by-op mode"). Only eager calls are cached: nested traces capture.
+_EAGER_PROGRAMS: weakref.WeakKeyDictionary[Any, dict[Any, Made]] = weakref.WeakKeyDictionary()
+
+
+def eager_program(fun: Callable[..., Any], key: Any, make: Callable[[], Made]) -> Made:
+    """`make()`, cached on the function `fun` (weakly) and the hashable `key` (its
+    avals, tree structure and policy); uncached when `fun` cannot be a weak key."""
+    try:
+        per_fun = _EAGER_PROGRAMS.setdefault(fun, {})
+        hash(key)
+    except TypeError:
+        return make()
+    made = per_fun.get(key)
+    if made is None:
+        made = per_fun[key] = make()
+    return made

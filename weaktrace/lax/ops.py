@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import jax
+import numpy as np
 
 from weaktrace.core import primitives as P
 from weaktrace.core import primitives_lax as L
@@ -78,6 +79,20 @@ for _name, _prim in _BINARY.items():
     globals()[_name] = _binary(_name, _prim)
 
 
+def mul(x: Any, y: Any, *, out_dtype: Any = None) -> Any:
+    # With out_dtype, jax converts both operands to it and multiplies there (its
+    # lowering inserts the converts), so operands of different dtypes are accepted.
+    ctx, (x, y) = _ops(x, y)
+    if out_dtype is not None:
+        dt = ctx.policy.user_dtype(out_dtype)
+        weak = x.aval[2] and y.aval[2]
+        x, y = convert(ctx, x, dt, weak), convert(ctx, y, dt, weak)
+    return bind(P.mul_p, x, y)
+
+
+_named(mul, "mul")
+
+
 @export
 def stop_gradient(x: Any) -> Any:
     """``jax.lax.stop_gradient`` (of every leaf of a pytree)."""
@@ -133,8 +148,19 @@ def select_n(which: Any, *cases: Any) -> Any:
 @export
 def convert_element_type(operand_: Any, new_dtype: Any) -> Any:
     """``jax.lax.convert_element_type``: a strong conversion."""
-    ctx, (x,) = _ops(operand_)
-    return convert(ctx, x, ctx.policy.user_dtype(new_dtype), False)
+    ctx = context(operand_)
+    dt = ctx.policy.user_dtype(new_dtype)
+    if type(operand_) is int and not _fits_python_int(ctx, operand_):
+        # jax converts a Python int through numpy (np.asarray(2**32).astype(int32) is 0,
+        # wrapping as C does) rather than refusing it as an out-of-range weak int.
+        operand_ = np.asarray(operand_).astype(dt.numpy)
+    x = operand(operand_, ctx)
+    return convert(ctx, x, dt, False)
+
+
+def _fits_python_int(ctx: Context, v: int) -> bool:
+    bits = 64 if ctx.policy.x64 else 32
+    return -(2 ** (bits - 1)) <= v < 2 ** (bits - 1)
 
 
 @export
@@ -143,9 +169,45 @@ def broadcast_in_dim(operand_: Any, shape: Sequence[int], broadcast_dimensions: 
     """``jax.lax.broadcast_in_dim``."""
     _, (x,) = _ops(operand_)
     shape, dims = tuple(map(int, shape)), tuple(map(int, broadcast_dimensions))
+    _check_broadcast_in_dim(x.aval[0], shape, dims)
     if x.aval[0] == shape and dims == tuple(range(len(shape))):
         return x
     return bind(P.broadcast_in_dim_p, x, shape=shape, broadcast_dimensions=dims)
+
+
+def _check_broadcast_in_dim(
+    have: tuple[int, ...], shape: tuple[int, ...], dims: tuple[int, ...]
+) -> None:
+    """jax's broadcast_in_dim shape checks, in its order and words (TypeError)."""
+    why = None
+    if len(dims) != len(have):
+        why = (f"broadcast_dimensions must have length equal to operand ndim; got "
+               f"broadcast_dimensions {dims} for operand ndim {len(have)}.")  # fmt: skip
+    elif len(shape) < len(have):
+        why = (f"target broadcast shape must have equal or higher rank to the operand shape; "
+               f"got operand ndim {len(have)} and target broadcast ndim {len(shape)}.")  # fmt: skip
+    elif not all(0 <= d < len(shape) for d in dims):
+        why = (f"broadcast_dimensions must be a subset of output dimensions, got {dims} for "
+               f"operand ndim {len(have)} and shape {shape}.")  # fmt: skip
+    elif any(h != 1 and h != shape[d] for h, d in zip(have, dims, strict=True)):
+        why = ("operand dimension sizes must either be 1, or be equal to their corresponding "
+               f"dimensions in the target broadcast shape; got operand of shape {have}, target "
+               f"broadcast shape {shape}, broadcast_dimensions {dims}")  # fmt: skip
+    elif len(set(dims)) != len(dims):
+        why = f"broadcast_dimensions must not contain duplicates, got broadcast_dimensions {dims}"
+    if why is not None:
+        raise ShapeError(f"broadcast_in_dim {why}")
+
+
+def _axes(dims: Sequence[Any], n: int) -> tuple[int, ...]:
+    """Axes in [-n, n) normalized, as jax.lax checks them (it does not wrap others)."""
+    out = []
+    for d in dims:
+        d = operator.index(d)
+        if not -n <= d < n:
+            raise ShapeError(f"axis {d} is out of bounds for array of dimension {n}")
+        out.append(d % n)
+    return tuple(out)
 
 
 @export
@@ -180,7 +242,10 @@ def transpose(operand_: Any, permutation: Sequence[int]) -> Any:
 def squeeze(array: Any, dimensions: Sequence[int]) -> Any:
     """``jax.lax.squeeze``."""
     _, (x,) = _ops(array)
-    dims = tuple(sorted(int(d) % builtins.max(x.aval.ndim, 1) for d in dimensions))
+    dims = _axes(dimensions, x.aval.ndim)
+    if len(set(dims)) != len(dims):
+        raise ShapeError(f"dimensions are not unique: {tuple(dimensions)}")
+    dims = tuple(sorted(dims))
     return x if not dims else bind(P.squeeze_p, x, dimensions=dims)
 
 
@@ -189,7 +254,10 @@ def expand_dims(array: Any, dimensions: Sequence[int]) -> Any:
     """``jax.lax.expand_dims``."""
     _, (x,) = _ops(array)
     n = x.aval.ndim + len(dimensions)
-    dims = tuple(sorted(int(d) % n for d in dimensions))
+    dims = _axes(dimensions, n)
+    if len(set(dims)) != len(dims):
+        raise ShapeError(f"repeated axis in lax.expand_dims: {tuple(dimensions)}")
+    dims = tuple(sorted(dims))
     return bind(P.expand_dims_p, x, dimensions=dims)
 
 
@@ -366,7 +434,9 @@ for _name, _prim in {"reduce_sum": P.reduce_sum_p, "reduce_prod": P.reduce_prod_
 def _arg(name: str, prim: Any) -> Callable[..., Any]:
     def fn(operand_: Any, axis: int, index_dtype: Any) -> Any:
         ctx, (x,) = _ops(operand_)
-        return bind(prim, x, axes=(int(axis) % x.aval.ndim,),
+        if not 0 <= operator.index(axis) < x.aval.ndim:  # jax does not wrap negative axes
+            raise ShapeError(f"Invalid axis {axis} for operand shape {x.aval[0]}")
+        return bind(prim, x, axes=(int(axis),),
                     index_dtype=ctx.policy.user_dtype(index_dtype))  # fmt: skip
 
     return _named(fn, name)
@@ -388,21 +458,38 @@ def dot_general(lhs: Any, rhs: Any, dimension_numbers: Any, precision: Any = Non
 
 
 @export
-def dot(lhs: Any, rhs: Any, precision: Any = None, preferred_element_type: Any = None,
-        out_sharding: Any = None) -> Any:  # fmt: skip
-    """``jax.lax.dot``: vector/matrix products (the last axis of lhs with the first of rhs)."""
+def dot(lhs: Any, rhs: Any, *, dimension_numbers: Any = None, precision: Any = None,
+        preferred_element_type: Any = None, out_sharding: Any = None) -> Any:  # fmt: skip
+    """``jax.lax.dot``: without dimension_numbers, vector/matrix products (the last axis
+    of lhs with the first of rhs); with them, ``dot_general``. Options are keyword-only,
+    as in jax (a positional precision is a TypeError there)."""
     _, (x, y) = _ops(lhs, rhs)
-    if x.aval.ndim not in (1, 2) or y.aval.ndim not in (1, 2):
-        raise ShapeError(f"dot takes 1- or 2-dimensional operands, got {x.aval} and {y.aval}")
-    dn = (((x.aval.ndim - 1,), (0,)), ((), ()))
+    dn = dimension_numbers
+    if dn is None:
+        xs, ys = x.aval[0], y.aval[0]
+        if not (1 <= len(xs) <= 2 and 1 <= len(ys) <= 2 and xs[-1] == ys[0]):
+            raise ShapeError(
+                "jax.lax.dot: dimension_numbers must be specified when not performing simple "
+                "un-batched matrix-matrix, matrix-vector, or vector-vector products; "
+                f"got lhs_shape={xs} rhs_shape={ys}"
+            )
+        dn = (((len(xs) - 1,), (0,)), ((), ()))
     return dot_general(x, y, dn, precision, preferred_element_type)
 
 
 @export
-def top_k(operand_: Any, k: int) -> Any:
-    """``jax.lax.top_k``: the k largest values along the last axis and their indices."""
+def top_k(operand_: Any, k: int, *, axis: int = -1) -> Any:
+    """``jax.lax.top_k``: the k largest values along `axis` (the last by default) and
+    their indices."""
     ctx, (x,) = _ops(operand_)
-    return ctx.emit_n(L.top_k_p, (x,), {"k": operator.index(k)})
+    n = x.aval.ndim
+    a = operator.index(axis)
+    if not -n <= a < n:
+        raise ShapeError(f"axis {a} is out of bounds for array of dimension {n}")
+    params = {"k": operator.index(k)}
+    if a % n != n - 1:  # the last axis keeps the params jax's default prints
+        params["axis"] = a % n
+    return ctx.emit_n(L.top_k_p, (x,), params)
 
 
 @export

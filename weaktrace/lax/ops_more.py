@@ -23,7 +23,7 @@ from weaktrace.core import primitives_window as W
 from weaktrace.core.mirror import exporter
 from weaktrace.core.operands import context, operand
 from weaktrace.core.primitives_bitcast import bitcast_convert_type_p
-from weaktrace.core.program import make_program
+from weaktrace.core.program import eager_program, make_program
 from weaktrace.core.promotion import bind, convert, lit
 from weaktrace.core.trace import Tracer
 from weaktrace.errors import OperandTypeError
@@ -444,7 +444,11 @@ def scatter_apply(
     ctx, (x, idx) = _ops(operand_, scatter_indices)
     dims, idx = _sdims(dimension_numbers, x, idx)
     scalar = AbstractValue.make((), x.aval[1], x.aval[2])
-    made = make_program(func, [scalar], ctx.policy, nested=not ctx.eager)
+
+    def make() -> Any:
+        return make_program(func, [scalar], ctx.policy, nested=not ctx.eager)
+
+    made = eager_program(func, (scalar, ctx.policy), make) if ctx.eager else make()
     if made.captures or len(made.out_avals) != 1:
         raise NotImplementedError(
             "scatter_apply: func must be a function of its one argument returning one value "

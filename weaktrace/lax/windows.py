@@ -19,10 +19,10 @@ from jax import lax as _jlax
 from weaktrace.core import primitives_window as W
 from weaktrace.core.mirror import exporter
 from weaktrace.core.operands import context, operand
-from weaktrace.core.program import make_program
+from weaktrace.core.program import eager_program, make_program
 from weaktrace.core.promotion import convert
 from weaktrace.core.trace import Context, Tracer
-from weaktrace.errors import WeaktraceError
+from weaktrace.errors import ShapeError, WeaktraceError
 from weaktrace.ir.values import AbstractValue
 from weaktrace.lax import ops, ops_more
 from weaktrace.lax.ops import _ops
@@ -334,11 +334,18 @@ def _trees(what: str, operands: Any, init_values: Any) -> tuple[list[Any], list[
 def _program(ctx: Context, computation: Any, inits: list[Tracer], tree: Any) -> Any:
     avals = [AbstractValue.make((), v.aval[1], v.aval[2]) for v in inits]
     k = len(avals)
+    name = _monoid_name(computation)
+    if name is not None:  # jax's own lax.add etc. cannot take weaktrace tracers: ours can
+        computation = ops.EXPORTS[name]
 
     def comp(*a: Any) -> Any:
         return computation(_tree.tree_unflatten(tree, a[:k]), _tree.tree_unflatten(tree, a[k:]))
 
-    made = make_program(comp, avals + avals, ctx.policy, nested=not ctx.eager)
+    def make() -> Any:
+        return make_program(comp, avals + avals, ctx.policy, nested=not ctx.eager)
+
+    key = (tuple(avals), tree, ctx.policy)
+    made = eager_program(computation, key, make) if ctx.eager else make()
     if made.captures:
         raise NotImplementedError("Reduction computations can't close over Tracers.")
     if made.out_tree != tree:
@@ -361,6 +368,9 @@ def reduce(
     if len(flat) != len(inits):
         raise ValueError("Must have same total number of operands as init_values")
     ctx = context(*flat, *inits)
+    shapes = [np.shape(v) for v in inits]
+    if any(shapes):  # jax's check and words, before any tracing
+        raise ShapeError(f"reduce found non-scalar initial value: {shapes}")
     name = _monoid_name(computation)
     conc = _concrete(inits[0]) if len(inits) == 1 else None
     if name is not None and conc is not None:
@@ -393,7 +403,7 @@ def reduce(
 
 @export
 def reduce_window(
-    operand_: Any,
+    operand: Any,  # jax's parameter names: callers pass them by keyword
     init_value: Any,
     computation: Callable[..., Any],
     window_dimensions: Sequence[int],
@@ -404,12 +414,18 @@ def reduce_window(
 ) -> Any:
     """``jax.lax.reduce_window``: add/max/min with their identity as jax's
     reduce_window_sum/max/min, any other computation traced once."""
-    flat, inits, tree = _trees("reduce_window", operand_, init_value)
+    flat, inits, tree = _trees("reduce_window", operand, init_value)
     if len(flat) != len(inits):
         raise ValueError("Must have same total number of operands as init_values")
+    shapes = [np.shape(v) for v in inits]
+    if any(shapes):
+        raise ShapeError(
+            "reduce_window expected init_values to be scalars but init_values have shapes "
+            f"{shapes}."
+        )
     ctx = context(*flat, *inits)
-    xs = [operand(a, ctx) for a in flat]
-    vs = [operand(a, ctx) for a in inits]
+    xs = [_as_operand(a, ctx) for a in flat]
+    vs = [_as_operand(a, ctx) for a in inits]
     wd = tuple(map(operator.index, window_dimensions))
     n = len(wd)
     if isinstance(padding, str):
@@ -440,6 +456,8 @@ def reduce_window(
     outs = ctx.emit_n(W.reduce_window_p, (*xs, *vs), params)
     return _tree.tree_unflatten(tree, outs)
 
+
+_as_operand = operand  # reduce_window's `operand` parameter shadows it
 
 EXPORTS["padtype_to_pads"] = padtype_to_pads
 EXPORTS["reduce_window_shape_tuple"] = reduce_window_shape_tuple

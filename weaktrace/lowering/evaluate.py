@@ -111,3 +111,33 @@ def runner(policy: Policy) -> Callable[[Program, Sequence[Any]], list[Any]]:
 
 
 program_evaluator.append(runner)  # eager evaluation of control flow uses it too
+
+
+# One Python function per (program, policy, calling convention): jax caches the jaxpr
+# of a reduce / reduce_window / scatter_apply computation on the function's identity, so
+# a program seen again (an eager call's cached sub-program) must give jax the same
+# function, or jax retraces and recompiles on every call.
+_FUNCTIONS: dict[tuple[int, Policy, str], tuple[Program, Callable[..., Any]]] = {}
+_FUNCTIONS_MAX = 256
+
+
+def program_function(program: Program, policy: Policy, style: str) -> Callable[..., Any]:
+    """The program as jax's computation: ``style`` "pair" takes two tuples (a reduction's
+    accumulators and values) and returns a tuple; "one" takes one value, returns one."""
+    key = (id(program), policy, style)
+    hit = _FUNCTIONS.get(key)
+    if hit is not None and hit[0] is program:
+        return hit[1]
+    fn = _pair(program, policy) if style == "pair" else _one(program, policy)
+    if len(_FUNCTIONS) >= _FUNCTIONS_MAX:
+        _FUNCTIONS.pop(next(iter(_FUNCTIONS)))
+    _FUNCTIONS[key] = (program, fn)
+    return fn
+
+
+def _pair(program: Program, policy: Policy) -> Callable[[Any, Any], Any]:
+    return lambda a, b: tuple(eval_program(program, [*a, *b], policy))
+
+
+def _one(program: Program, policy: Policy) -> Callable[[Any], Any]:
+    return lambda v: eval_program(program, [v], policy)[0]

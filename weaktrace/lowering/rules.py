@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import jax
 import numpy as np
 from jax import lax
 
@@ -128,43 +127,15 @@ def _gather(x: Any, idx: Any, *, dimension_numbers: Any, slice_sizes: Any, mode:
 _register(P.gather_p, _gather)
 
 
-def _identity(op: str, dtype: np.dtype) -> Any:
-    """The identity of a reduction monoid in `dtype` (what jnp passes as init_val)."""
-    dt = np.dtype(dtype)
-    kind = P.kind(dt)  # the jax value's numpy dtype
-    if op in ("sum", "or"):
-        return np.array(False if kind == "b" else 0, dt)
-    if op == "prod" or (op == "and" and kind == "b"):
-        return np.array(True if kind == "b" else 1, dt)
-    if op == "and":  # all bits set
-        return np.array(-1 if kind == "i" else jax.numpy.iinfo(dt).max, dt)
-    big = op == "min"
-    if kind == "b":
-        return np.array(big, dt)
-    if kind in "iu":
-        info = jax.numpy.iinfo(dt)
-        return np.array(info.max if big else info.min, dt)
-    inf = np.array(np.inf if big else -np.inf, dt)
-    if np.isinf(inf.real.astype(np.float32)):  # .real: no ComplexWarning for complex
-        return inf
-    finfo = jax.numpy.finfo(dt)  # float8 types without infinity: the largest finite value
-    return np.array(finfo.max if big else finfo.min, dt)
-
-
-def _reduction(op: str, monoid: Callable[[Any, Any], Any]) -> Rule:
-    def rule(x: Any, *, axes: tuple[int, ...]) -> Any:
-        # lax.reduce recognises the (monoid, identity) pair and emits reduce_<op>.
-        return lax.reduce(x, _identity(op, x.dtype), monoid, axes)
-
-    return rule
-
-
-_register(P.reduce_sum_p, _reduction("sum", lax.add))
-_register(P.reduce_prod_p, _reduction("prod", lax.mul))
-_register(P.reduce_max_p, _reduction("max", lax.max))
-_register(P.reduce_min_p, _reduction("min", lax.min))
-_register(P.reduce_and_p, _reduction("and", lax.bitwise_and))
-_register(P.reduce_or_p, _reduction("or", lax.bitwise_or))
+# jax's reduce_<op> directly: lax.reduce with a (strong) numpy identity as init_val
+# would make the result strong, where the primitive keeps the operand's weak flag (an
+# eager reduce_sum of a weak array came back strong while its trace said weak).
+_register(P.reduce_sum_p, lambda x, *, axes: lax.reduce_sum(x, axes))
+_register(P.reduce_prod_p, lambda x, *, axes: lax.reduce_prod(x, axes))
+_register(P.reduce_max_p, lambda x, *, axes: lax.reduce_max(x, axes))
+_register(P.reduce_min_p, lambda x, *, axes: lax.reduce_min(x, axes))
+_register(P.reduce_and_p, lambda x, *, axes: lax.reduce_and(x, axes))
+_register(P.reduce_or_p, lambda x, *, axes: lax.reduce_or(x, axes))
 
 
 def missing_rules() -> list[str]:

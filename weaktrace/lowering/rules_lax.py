@@ -28,8 +28,8 @@ def _dus(x: Any, update: Any, *starts: Any) -> Any:
     return lax.dynamic_update_slice(x, update, starts)
 
 
-def _top_k(x: Any, *, k: int) -> list[Any]:
-    return list(lax.top_k(x, k))
+def _top_k(x: Any, *, k: int, axis: int = -1) -> list[Any]:
+    return list(lax.top_k(x, k, axis=axis))
 
 
 def _sort(*xs: Any, dimension: int, is_stable: bool, num_keys: int) -> list[Any]:

@@ -12,7 +12,7 @@ from jax import lax
 from weaktrace.core import primitives_bitcast as B
 from weaktrace.core import primitives_scatter as S
 from weaktrace.ir.values import lowering_rules
-from weaktrace.lowering.evaluate import eval_program
+from weaktrace.lowering.evaluate import program_function
 
 _MODES = {
     None: None,
@@ -76,13 +76,10 @@ def _scatter_apply(
     unique_indices: bool,
     mode: str | None,
 ) -> Any:
-    def func(v: Any) -> Any:
-        return eval_program(program, [v], policy)[0]
-
     return lax.scatter_apply(
         x,
         idx,
-        func,
+        program_function(program, policy, "one"),
         _dnums(dimension_numbers),
         update_shape=update_shape,
         indices_are_sorted=indices_are_sorted,

@@ -9,7 +9,7 @@ import numpy as np
 from jax import lax
 
 from weaktrace.core import primitives_window as W
-from weaktrace.lowering.evaluate import eval_program
+from weaktrace.lowering.evaluate import program_function
 from weaktrace.lowering.rules import _np, _register
 
 for _prim, _fn in {
@@ -51,10 +51,7 @@ def _computation(program: Any, monoid: str | None, policy: Any, k: int) -> Calla
     if monoid is not None:
         return _MONOIDS[monoid]
 
-    def comp(a: Any, b: Any) -> Any:
-        return tuple(eval_program(program, [*a, *b], policy))
-
-    return comp
+    return program_function(program, policy, "pair")
 
 
 def _reduce(*xs: Any, program: Any, monoid: str | None, dimensions: Any, policy: Any) -> list[Any]:
