@@ -440,3 +440,12 @@ def test_scipy_exposes_linalg():
 
     assert wscipy.linalg is wsl
     assert wnp.linalg is not wsl
+
+
+def test_jax_scipy_linalg_on_a_tracer_names_the_mirror():
+    """jax.scipy.linalg handed a weaktrace tracer: the error names weaktrace.scipy.linalg."""
+    x = jnp.eye(3)
+    with pytest.raises(wt.ForeignFunctionError, match=r"weaktrace\.scipy\.linalg\.expm"):
+        wt.trace(lambda a: jax.scipy.linalg.expm(a)).trace(x)
+    with pytest.raises(wt.ForeignFunctionError, match=r"weaktrace\.numpy\.linalg\.inv"):
+        wt.trace(lambda a: jnp.linalg.inv(a)).trace(x)
