@@ -20,8 +20,7 @@ from typing import Any
 
 from weaktrace.core import primitives_linalg as L
 from weaktrace.core.primitives_scipy_linalg import _batch
-from weaktrace.core.promotion import convert
-from weaktrace.errors import OperandTypeError, OperandValueError, ShapeError
+from weaktrace.errors import IndexingError, OperandTypeError, OperandValueError, ShapeError
 from weaktrace.lax import linalg as lax_linalg
 from weaktrace.numpy import ufuncs
 from weaktrace.numpy._core import Tracer, bind
@@ -373,12 +372,18 @@ def expm_frechet(A: Any, E: Any, *, method: str | None = None, compute_expm: boo
 
 
 def operands_promoted(A: Any, E: Any) -> list[Tracer]:
-    """expm_frechet: jax differentiates expm at A (promoted inexact) along E, which
-    must take A's dtype."""
-    (a,) = promoted("expm_frechet", A)
-    (e,) = promoted("expm_frechet", E)
-    if e.aval[1] is not a.aval[1] or e.aval[2] != a.aval[2]:
-        e = convert(e.ctx, e, a.aval[1], a.aval[2])
+    """expm_frechet's operands as jax takes them: unpromoted (jax differentiates expm at
+    A along E with jax.jvp, which wants one inexact dtype)."""
+    a, e = operands(A, E)
+    da, de = a.aval[1], e.aval[1]
+    if da is not de or da.kind not in "fc":
+        want = da if da.kind in "fc" else "float0"
+        raise OperandTypeError(
+            "primal and tangent arguments to jax.jvp do not match; dtypes must be equal, or "
+            "in case of int/bool primal dtype the tangent dtype must be float0."
+            f"Got primal dtype {da} and so expected tangent dtype {want}, but got tangent "
+            f"dtype {de} instead."
+        )
     return [a, e]
 
 
@@ -390,6 +395,8 @@ def sqrtm(A: Any, blocksize: int = 1) -> Any:
     (a,) = promoted("sqrtm", A)
     if a.aval.ndim != 2:
         raise ShapeError("diag input must be 1d or 2d")
+    if a.aval.shape[0] == 0:  # jax's triangular square root indexes T[0, 0]
+        raise IndexingError("index is out of bounds for axis 0 with size 0")
     return one("sqrtm", (a,), blocksize=blocksize)
 
 
