@@ -158,6 +158,25 @@ CONSTANTS = {
     "hadamard float": lambda m: m.hadamard(2, jnp.float32),
     "dft": lambda m: m.dft(3),
     "dft sqrtn": lambda m: m.dft(4, "sqrtn", dtype=jnp.complex128),
+    # Python scalars and lists as operands (weak scalars promote as jax's do)
+    "block_diag python": lambda m: m.block_diag(1.0, 2, [[3, 4]]),
+    "block_diag none": lambda m: m.block_diag(),
+    "toeplitz python": lambda m: m.toeplitz([1, 2, 3], [1.5, 2]),
+    "circulant python": lambda m: m.circulant(2.0),
+    "leslie python": lambda m: m.leslie([1.0, 2.0], 0.5),
+    "companion python": lambda m: m.companion([1, 2, 3]),
+    "fiedler python": lambda m: m.fiedler([1, 2, 4]),
+    "expm python": lambda m: m.expm([[0.0, 1.0], [0.0, 0.0]]),
+    "solve_triangular python": lambda m: m.solve_triangular(
+        [[2.0, 0.0], [1, 1]], [1, 2.0], lower=True
+    ),
+    "lu python": lambda m: m.lu([[1.0, 2.0], [3.0, 4.0]]),
+    "schur python": lambda m: m.schur([[1.0, 2.0], [3.0, 4.0]]),
+    "eigh_tridiagonal python": lambda m: m.eigh_tridiagonal([1.0, 2.0], [0.5]),
+    "expm_frechet python": lambda m: m.expm_frechet(
+        [[1.0, 0.0], [0.0, 1.0]], [[0.0, 1.0], [0.0, 0.0]]
+    ),
+    "cho_solve python": lambda m: m.cho_solve(([[2.0, 0.0], [1.0, 1.0]], True), [1, 2]),
 }
 
 # Functions whose value depends on an eigen- or Schur decomposition's arbitrary signs or

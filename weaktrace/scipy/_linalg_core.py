@@ -11,6 +11,7 @@ from weaktrace.core.primitives_scipy_linalg import scipy_linalg_p
 from weaktrace.core.promotion import promote
 from weaktrace.errors import ShapeError
 from weaktrace.numpy._core import Tracer, context, operand
+from weaktrace.numpy.creation import asarray
 
 EXPORTS: dict[str, Callable[..., Any]] = {}
 export = exporter(EXPORTS)
@@ -21,9 +22,13 @@ def operands(*xs: Any) -> list[Tracer]:
     return [operand(x, b) for x in xs]
 
 
-def promoted(name: str, *xs: Any, target: str | None = "inexact") -> list[Tracer]:
+def promoted(name: str, *xs: Any, target: str | None = "inexact",
+             lists: bool = True) -> list[Tracer]:  # fmt: skip
     """jax's ``promote_dtypes{,_inexact,_complex}`` (target None, "inexact", "complex")
-    of `xs` under the active policy."""
+    of `xs` under the active policy; `lists`: Python lists and tuples become arrays
+    first, as the ``jnp.asarray`` most of jax.scipy.linalg's functions start with."""
+    if lists:
+        xs = tuple(asarray(x) if isinstance(x, list | tuple) else x for x in xs)
     ts = operands(*xs)
     return promote(ts[0].ctx, name, ts, target) if ts else ts
 

@@ -42,7 +42,7 @@ def block_diag(*arrs: Any) -> Any:
     """``jax.scipy.linalg.block_diag``: the arrays (at most 2-D) along the diagonal."""
     if len(arrs) == 0:
         arrs = (np.zeros((1, 0)),)  # jax: a (1, 0) float block
-    ops = promoted("block_diag", *arrs, target=None)
+    ops = promoted("block_diag", *arrs, target=None, lists=False)
     bad = [i for i, a in enumerate(ops) if a.aval.ndim > 2]
     if bad:
         raise ShapeError(
@@ -57,7 +57,7 @@ def block_diag(*arrs: Any) -> Any:
 @export
 def toeplitz(c: Any, r: Any = None) -> Any:
     """``jax.scipy.linalg.toeplitz``: first column c, first row r (default conj(c))."""
-    ops = promoted("toeplitz", c, *(() if r is None else (r,)), target=None)
+    ops = promoted("toeplitz", c, *(() if r is None else (r,)), target=None, lists=False)
     (bc, m), (br, n) = _last(ops[0]), _last(ops[-1])
     shape = (*_batch("toeplitz", bc, br), m, n)
     return _make("toeplitz", ops, shape, False)
@@ -66,7 +66,7 @@ def toeplitz(c: Any, r: Any = None) -> Any:
 @export
 def hankel(c: Any, r: Any = None) -> Any:
     """``jax.scipy.linalg.hankel``: first column c, last row r (default zeros)."""
-    ops = promoted("hankel", c, *(() if r is None else (r,)), target=None)
+    ops = promoted("hankel", c, *(() if r is None else (r,)), target=None, lists=False)
     if ops[0].aval.ndim == 0:
         raise ShapeError("hankel: c must be at least 1-dimensional, got a scalar.")
     if ops[-1].aval.ndim == 0:
@@ -99,14 +99,14 @@ def leslie(f: Any, s: Any) -> Any:
             "Incorrect lengths for f and s. The length of s along the last axis must be one "
             f"less than the length of f; got f shape {(*bf, n)} and s shape {(*bs, m)}."
         )
-    fo, so = promoted("leslie", fo, so, target=None)
+    fo, so = promoted("leslie", fo, so, target=None, lists=False)
     return _make("leslie", [fo, so], (*_batch("leslie", bf, bs), n, n), _weak(fo, so))
 
 
 @export
 def companion(a: Any) -> Any:
     """``jax.scipy.linalg.companion``: the (n-1) x (n-1) companion matrix (inexact)."""
-    (x,) = promoted("companion", a)
+    (x,) = promoted("companion", a, lists=False)
     batch, n = _last(x)
     if n < 2:
         raise ShapeError(
@@ -131,7 +131,7 @@ def fiedler(a: Any) -> Any:
 @export
 def fiedler_companion(a: Any) -> Any:
     """``jax.scipy.linalg.fiedler_companion``: the pentadiagonal companion (inexact)."""
-    (x,) = promoted("fiedler_companion", a)
+    (x,) = promoted("fiedler_companion", a, lists=False)
     batch, n = _last(x)
     if n == 0:
         raise ShapeError(

@@ -31,7 +31,6 @@ from weaktrace.scipy._linalg_core import (
     call,
     export,
     one,
-    operands,
     promoted,
     square,
 )
@@ -142,7 +141,7 @@ def schur(a: Any, output: str = "real") -> Any:
         raise OperandValueError(
             f"Expected 'output' to be either 'real' or 'complex', got {output=}."
         )
-    (x,) = promoted("schur", a, target=None)
+    (x,) = promoted("schur", a, target=None, lists=False)
     _floating("schur", x)
     return call("schur", (x,), output=output)
 
@@ -151,7 +150,7 @@ def schur(a: Any, output: str = "real") -> Any:
 def hessenberg(a: Any, *, calc_q: bool = False, overwrite_a: bool = False,
                check_finite: bool = True) -> Any:  # fmt: skip
     """``jax.scipy.linalg.hessenberg``: H, or ``(H, Q)`` with calc_q."""
-    (x,) = promoted("hessenberg", a, target=None)
+    (x,) = promoted("hessenberg", a, target=None, lists=False)
     _floating("hessenberg", x)
     out = call("hessenberg", (x,), calc_q=bool(calc_q), overwrite_a=bool(overwrite_a),
                check_finite=bool(check_finite))  # fmt: skip
@@ -172,7 +171,7 @@ def lu_solve(lu_and_piv: Any, b: Any, trans: int = 0, overwrite_b: bool = False,
     """``jax.scipy.linalg.lu_solve``: x with ``op(a) @ x = b`` from ``lu_factor(a)``."""
     lu_, piv = lu_and_piv
     lu_, b = promoted("lu_solve", lu_, b)
-    (piv,) = promoted("lu_solve", piv, target=None)
+    (piv,) = promoted("lu_solve", piv, target=None, lists=False)
     vector = _vector("lu_solve", lu_, b, "lu_solve(lu_and_piv, b")
     return one("lu_solve", (lu_, piv, b), trans=trans, _vector=vector)
 
@@ -350,7 +349,7 @@ def solve_sylvester(A: Any, B: Any, C: Any, *, method: str = "schur", tol: float
 def expm(A: Any, *, upper_triangular: bool = False, max_squarings: int = 16) -> Any:
     """``jax.scipy.linalg.expm``: the matrix exponential (Pade approximation and
     squaring; NaN where more than `max_squarings` squarings are needed)."""
-    (a,) = promoted("expm", A)
+    (a,) = promoted("expm", A, lists=False)
     square(a, f"Expected A to be a (batched) square matrix, got A.shape={a.aval.shape}.")
     return one("expm", (a,), upper_triangular=bool(upper_triangular),
                max_squarings=int(max_squarings))  # fmt: skip
@@ -374,7 +373,7 @@ def expm_frechet(A: Any, E: Any, *, method: str | None = None, compute_expm: boo
 def operands_promoted(A: Any, E: Any) -> list[Tracer]:
     """expm_frechet's operands as jax takes them: unpromoted (jax differentiates expm at
     A along E with jax.jvp, which wants one inexact dtype)."""
-    a, e = operands(A, E)
+    a, e = (promoted("expm_frechet", v, target=None)[0] for v in (A, E))
     da, de = a.aval[1], e.aval[1]
     if da is not de or da.kind not in "fc":
         want = da if da.kind in "fc" else "float0"
@@ -392,7 +391,7 @@ def sqrtm(A: Any, blocksize: int = 1) -> Any:
     """``jax.scipy.linalg.sqrtm``: the principal square root (complex), by the Schur form."""
     if blocksize > 1:
         raise NotImplementedError("Blocked version is not implemented yet.")
-    (a,) = promoted("sqrtm", A)
+    (a,) = promoted("sqrtm", A, lists=False)
     if a.aval.ndim != 2:
         raise ShapeError("diag input must be 1d or 2d")
     if a.aval.shape[0] == 0:  # jax's triangular square root indexes T[0, 0]
@@ -419,7 +418,8 @@ def eigh_tridiagonal(d: Any, e: Any, *, eigvals_only: bool = False, select: str 
                      key: Any = None) -> Any:  # fmt: skip
     """``jax.scipy.linalg.eigh_tridiagonal``: eigenvalues (and vectors) of the symmetric
     tridiagonal matrix with diagonal d and off-diagonal e, by bisection."""
-    x, y = operands(d, e)  # jax checks the dtypes as given, unpromoted
+    # jax checks the dtypes as given (lists made arrays), unpromoted
+    x, y = (promoted("eigh_tridiagonal", v, target=None)[0] for v in (d, e))
     dx, dy = x.aval[1], y.aval[1]
     if dx is not dy:
         raise OperandTypeError(
