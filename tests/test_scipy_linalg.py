@@ -310,6 +310,7 @@ ERRORS = [
     ("qr_multiply left shapes", lambda m, a: m.qr_multiply(a, a[:, :2], mode="left"), (3, 2)),
     ("solve assume_a", lambda m, a: m.solve(a, a, assume_a="tri"), (3, 3)),
     ("solve pos shapes", lambda m, a: m.solve(a, a[:2], assume_a="pos"), (3, 3)),
+    ("solve pos vector", lambda m, a: m.solve(a, a[0, 0], assume_a="pos"), (2, 3, 3)),
     ("solve_triangular trans", lambda m, a: m.solve_triangular(a, a, trans=3), (3, 3)),
     ("solve_triangular shapes", lambda m, a: m.solve_triangular(a, a[:2]), (3, 3)),
     ("cho_solve shapes", lambda m, a: m.cho_solve((a, False), a[:2]), (3, 3)),

@@ -292,15 +292,14 @@ def solve(a: Any, b: Any, lower: bool = False, overwrite_a: bool = False,
     if assume_a != "pos":
         return np_linalg.solve(a, b)
     x, y = promoted("solve", a, b)
-    n = square(x, f"solve: a must be a batch of square matrices, got {x.aval.shape}")
     sa, sb = x.aval.shape, y.aval.shape
-    vector = len(sa) == len(sb) + 1
-    core = sb[-1:] if vector else sb[-2:]
-    if not core or core[0] != n or len(sb) < 1:
+    if not (len(sa) >= 2 and len(sb) in (len(sa), len(sa) - 1)
+            and sa[-1] == sa[-2] == sb[len(sa) - 2]):  # fmt: skip
         raise ShapeError(
             "The arguments to solve must have shapes a=[..., m, m] and b=[..., m, k] or "
             f"b=[..., m]; got a={sa} and b={sb}"
         )
+    vector = len(sa) == len(sb) + 1
     return one("solve", (x, y), lower=bool(lower), assume_a=assume_a, _vector=vector)
 
 
