@@ -37,6 +37,7 @@ API_MODULES: list[tuple[str, str]] = [
     ("weaktrace.random", "weaktrace.random: the jax.random mirror"),
     ("weaktrace.ops", "weaktrace.ops: the jax.ops mirror"),
     ("weaktrace.scipy.special", "weaktrace.scipy.special: the jax.scipy.special mirror"),
+    ("weaktrace.scipy.linalg", "weaktrace.scipy.linalg: the jax.scipy.linalg mirror"),
     ("weaktrace.dtypes", "weaktrace.dtypes: dtypes, lattices, tables"),
     ("weaktrace.dtypes.policies", "weaktrace.dtypes.policies: promotion policies"),
     # weaktrace.lint is both a package and the function weaktrace exports under that

@@ -69,8 +69,13 @@ def make_program(
 _MIRRORS = {
     "jnp": "weaktrace.numpy", "numpy": "weaktrace.numpy", "lax": "weaktrace.lax",
     "nn": "weaktrace.nn", "random": "weaktrace.random", "special": "weaktrace.scipy.special",
+    "scipy.linalg": "weaktrace.scipy.linalg", "numpy.linalg": "weaktrace.numpy.linalg",
+    "jnp.linalg": "weaktrace.numpy.linalg",
 }  # fmt: skip
-_CALL = re.compile(r"\b((?:jax\.)?(?:numpy|jnp|lax|nn|random|scipy\.special|special))\.(\w+)\s*\(")
+_CALL = re.compile(
+    r"\b((?:jax\.)?(?:scipy\.linalg|numpy\.linalg|jnp\.linalg|numpy|jnp|lax|nn|random"
+    r"|scipy\.special|special))\.(\w+)\s*\("
+)
 _WEAKTRACE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 
@@ -91,7 +96,8 @@ def foreign_call(err: BaseException) -> ForeignFunctionError | None:
     if found is None:
         hint = "the weaktrace mirror (weaktrace.numpy for jax.numpy, weaktrace.lax for jax.lax)"
     else:
-        family = found.group(1).rsplit(".", 1)[-1]
+        family = found.group(1).removeprefix("jax.")
+        family = family if family.endswith("linalg") else family.rsplit(".", 1)[-1]
         hint = f"{_MIRRORS.get(family, 'weaktrace.numpy')}.{found.group(2)}"
     return ForeignFunctionError(
         f"{where.filename}:{where.lineno}: `{(where.line or '').strip()}` hands a weaktrace "

@@ -17,6 +17,7 @@ from weaktrace.lowering import (  # noqa: F401
     rules_nn,
     rules_random,
     rules_scatter,
+    rules_scipy_linalg,
     rules_solve,
     rules_special,
     rules_transform,
