@@ -388,3 +388,19 @@ def test_debug_print_and_callback_run_when_the_program_runs(capfd: pytest.Captur
     want = jax.jit(lambda a: jnp.sin(a) * 2)(x)
     assert out.count(f"y={want} total={want.sum()}") == 2 and out.count("constant 3") == 2
     assert seen == [(np.dtype("float32"), (3,))] * 2
+
+
+def test_a_transformed_function_called_by_weaktrace_eagerly() -> None:
+    """jax.lax.associative_scan's own test: fn is a jax.vmap, which weaktrace's eager
+    associative_scan calls with its eager values."""
+    ms = np.repeat(np.eye(2, dtype="float32")[None], 3, axis=0)
+    vs = np.ones((3, 2), "float32")
+
+    def fn(a: tuple, b: tuple) -> tuple:
+        (m1, v1), (m2, v2) = a, b
+        return m1 + m2, m1 @ v2 + m2 @ v1
+
+    ours = wt.lax.associative_scan(jax.vmap(fn), (ms, vs))
+    theirs = jax.lax.associative_scan(jax.vmap(fn), (ms, vs))
+    for a, b in _pairs(ours, theirs):
+        np.testing.assert_allclose(a, b)

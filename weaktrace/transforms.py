@@ -95,6 +95,15 @@ def _jax_values(tree: Any) -> bool:
     )
 
 
+def _eager_values(tree: Any) -> Any:
+    """Eager weaktrace values (inside weaktrace's own eager evaluation: a user function
+    it calls, such as associative_scan's fn) as the jax values they hold."""
+    if not _has_tracer(tree):
+        return tree
+    eager = lambda x: x.__class__ is Tracer and x.ctx.eager  # noqa: E731
+    return jax.tree_util.tree_map(lambda x: x.concrete() if eager(x) else x, tree)
+
+
 def _has_tracer(tree: Any) -> bool:
     return any(x.__class__ is Tracer for x in jax.tree_util.tree_leaves(tree))
 
@@ -175,7 +184,7 @@ def _wrap_transformation(name: str) -> None:
         @functools.wraps(transformed)
         def call(*args: Any, **kwargs: Any) -> Any:
             if current() is None or _jax_values((args, kwargs)):
-                return transformed(*args, **kwargs)
+                return transformed(*_eager_values(args), **_eager_values(kwargs))
             return bind_transform(name, options, apply, fun, args, kwargs)
 
         return call
@@ -189,7 +198,7 @@ def _wrap_jvp() -> None:
     @functools.wraps(original)
     def jvp(fun: Callable[..., Any], primals: Any, tangents: Any, *rest: Any, **kw: Any) -> Any:
         if current() is None or not _from_user(sys._getframe(1)) or _jax_values(primals):
-            return original(fun, primals, tangents, *rest, **kw)
+            return original(fun, _eager_values(primals), _eager_values(tangents), *rest, **kw)
 
         def apply(fn: Callable[..., Any], primals: Any, tangents: Any) -> Any:
             return original(fn, primals, tangents, *rest, **kw)
@@ -284,7 +293,7 @@ def _wrap_custom_derivatives() -> None:
         def call(self: Any, *args: Any, _orig: Any = original, _name: str = name,
                  **kwargs: Any) -> Any:  # fmt: skip
             if current() is None or _jax_values((args, kwargs)) or _in_jax(self.fun):
-                return _orig(self, *args, **kwargs)
+                return _orig(self, *_eager_values(args), **_eager_values(kwargs))
             bound = inspect.signature(self.fun).bind(*args, **kwargs)  # as jax resolves them
             bound.apply_defaults()
             if bound.kwargs:
