@@ -1,7 +1,7 @@
-"""``weaktrace.scipy``: mirrors of jax.scipy's namespaces (``special``)."""
+"""``weaktrace.scipy``: mirrors of jax.scipy's namespaces (``special``, ``stats``)."""
 
 from __future__ import annotations
 
-from weaktrace.scipy import special
+from weaktrace.scipy import special, stats
 
-__all__ = ["special"]
+__all__ = ["special", "stats"]
