@@ -4,6 +4,29 @@ primitives, so it runs eagerly, under ``weaktrace.trace`` and under jax transfor
 
 from __future__ import annotations
 
-from weaktrace.scipy.stats import norm
+from weaktrace.scipy.stats import (
+    bernoulli,
+    binom,
+    cauchy,
+    expon,
+    gamma,
+    laplace,
+    logistic,
+    multivariate_normal,
+    norm,
+    poisson,
+    uniform,
+)
 
-__all__ = ["norm"]
+__all__ = [
+    "bernoulli",
+    "binom",
+    "cauchy",
+    "expon",
+    "gamma",
+    "laplace",
+    "logistic",
+    "norm",
+    "poisson",
+    "uniform",
+]
