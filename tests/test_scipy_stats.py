@@ -85,7 +85,7 @@ def _draw(name: str, kind: str, shape: tuple[int, ...], seed: int) -> object:
         v = np.round(rng.normal(size=shape) * 2, 2)
     if kind.startswith("py_"):
         v = float(np.asarray(v).reshape(-1)[0]) if np.ndim(v) else float(v)
-        return int(round(v)) if kind == "py_int" else v
+        return round(v) if kind == "py_int" else v
     if np.dtype(kind).kind in "iu":
         v = np.round(v * (1 if name in COUNT | POSITIVE else 3))
         v = np.where(v == 0, 1, v) if name in POSITIVE else v
@@ -135,7 +135,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 
 def _args(dist: str, fn: str, profile: int) -> tuple[object, ...]:
-    label, first, rest, shapes, _ = PROFILES[profile]
+    _, first, rest, shapes, _ = PROFILES[profile]
     params = list(inspect.signature(getattr(getattr(jst, dist), fn)).parameters.values())
     args = []
     for i, prm in enumerate(params):

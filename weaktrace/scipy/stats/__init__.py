@@ -26,6 +26,7 @@ __all__ = [
     "gamma",
     "laplace",
     "logistic",
+    "multivariate_normal",
     "norm",
     "poisson",
     "uniform",
