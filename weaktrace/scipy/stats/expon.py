@@ -6,9 +6,12 @@ from typing import Any
 
 import numpy as np
 
-import weaktrace.numpy as wnp
-from weaktrace import lax
+import weaktrace.numpy as _wnp
+from weaktrace import lax as _lax
 from weaktrace.scipy.stats._common import inexact, registry
+
+wnp: Any = _wnp  # the mirror modules fill their namespaces at import
+lax: Any = _lax
 
 EXPORTS, export = registry()
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from weaktrace import lax
+from weaktrace import lax as _lax
 from weaktrace.scipy.stats._common import const, inexact, registry
+
+lax: Any = _lax
 
 EXPORTS, export = registry()
 

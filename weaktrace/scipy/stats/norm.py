@@ -1,7 +1,7 @@
 """``weaktrace.scipy.stats.norm``: the jax.scipy.stats.norm mirror (the normal
 distribution), written on weaktrace.lax / weaktrace.scipy.special with jax's promotion:
 operands promoted inexact (integers become the default float, Python scalars stay
-weak), constants strong in the promoted dtype."""
+weak), constants made as ``lax._const`` makes them."""
 
 from __future__ import annotations
 
@@ -9,10 +9,13 @@ from typing import Any
 
 import numpy as np
 
-import weaktrace.numpy as wnp
-from weaktrace import lax
+import weaktrace.numpy as _wnp
+from weaktrace import lax as _lax
 from weaktrace.scipy import special
 from weaktrace.scipy.stats._common import const, inexact, raw_const, registry
+
+wnp: Any = _wnp  # the mirror modules fill their namespaces at import
+lax: Any = _lax
 
 EXPORTS, export = registry()
 
