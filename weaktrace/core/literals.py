@@ -76,6 +76,8 @@ def literal_value(value: Any, dt: DType, overflow: str = "wrap") -> Any:
 def materialize(lit: Literal) -> Literal:
     """A literal whose value is a numpy scalar of its own dtype (Python ints wrap, as in JAX)."""
     value, dt = lit.value, lit.aval[1]
+    if dt.numpy is not None and value.__class__ is dt.numpy.type:
+        return lit  # the common case: already a numpy scalar of its dtype
     if isinstance(value, np.generic) and dt.numpy is not None and value.dtype == dt.numpy:
         return lit
     return Literal(literal_value(value, dt), lit.aval)

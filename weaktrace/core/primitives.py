@@ -115,6 +115,11 @@ def _nary(name: str, kinds: str, out_dtype: Callable[[DType], DType] | None = No
         shape, dt, weak = first
         if dt.kind not in accepted:
             _require(name, first, kinds, _KIND_TEXT[kinds])
+        if len(avals) == 2:  # binary: equal shapes, or a rank-0 side
+            a = avals[1]
+            s = a[0]
+            if a[1] is dt and (s == shape or not s):
+                return [_make(shape, dt if out_dtype is None else out_dtype(dt), weak and a[2])]
         for a in avals[1:]:
             if a[1] is not dt:
                 _same_dtypes(name, avals)

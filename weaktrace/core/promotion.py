@@ -85,6 +85,12 @@ def promote(ctx: Context, op: str, ops: list[Tracer], target: str | None = None)
         first = ops[0].aval
         if len(ops) == 2 and ops[1].aval[1:] == first[1:] and first[1] is not _BOOL:
             return ops  # one dtype and weak flag: nothing to join
+    return _join_convert(ctx, op, ops, target)
+
+
+def _join_convert(ctx: Context, op: str, ops: list[Tracer], target: str | None) -> list[Tracer]:
+    """`promote` after its shortcut: join under the policy, convert each operand."""
+    pol = ctx.policy
     dt, weak = pol.promote(op, [o.aval for o in ops], target)
     out = []
     for i, o in enumerate(ops):
@@ -211,6 +217,27 @@ def promote_args(
     ctx: Context, fn: str, args: Sequence[Any], target: str | None = None
 ) -> list[Tracer]:
     """``promote_args{,_inexact,_numeric}``: operands, promoted dtypes, promoted ranks."""
+    if len(args) == 2:  # the hot path of every binary operation: fewer calls, no lists
+        x, y = args
+        if x.__class__ is not Tracer or x.ctx is not ctx:
+            x = operand(x, ctx)
+        if y.__class__ is not Tracer or y.ctx is not ctx:
+            y = operand(y, ctx)
+        ax, ay = x.aval, y.aval
+        if (
+            target is None
+            and ctx.policy.same_needs_no_join
+            and ax[1] is ay[1]
+            and ax[2] == ay[2]
+            and ax[1] is not _BOOL
+        ):
+            ops = [x, y]  # one dtype and weak flag: nothing to join (as `promote`)
+        else:
+            ops = _join_convert(ctx, fn, [x, y], target)
+        sx, sy = ops[0].aval[0], ops[1].aval[0]
+        if len(sx) == len(sy) or not sx or not sy:
+            return ops
+        return promote_shapes(fn, ops)
     return promote_shapes(fn, promote(ctx, fn, operands(ctx, args), target))
 
 

@@ -52,7 +52,8 @@ def pinning(depth: int) -> _Pin | None:
         return None
     f = sys._getframe(depth + 1)
     code = f.f_code
-    if _internal(code.co_filename):
+    inside = _IS_INTERNAL.get(code.co_filename)  # `_internal`, its cache read inline
+    if inside or (inside is None and _internal(code.co_filename)):
         return None
     pin.src = _new_tuple(SourceInfo, (code.co_filename, f.f_lineno, code.co_name))
     return pin

@@ -160,6 +160,13 @@ class Builder(Context):
                 vy = materialize(vy)
             atoms: tuple[Any, ...] = (vx, vy)
             out_aval = (rule(x.aval, y.aval, **params) if params else rule(x.aval, y.aval))[0]
+        elif len(inputs) == 1:  # conversions, unary math
+            (x,) = inputs
+            if x.ctx is not self:
+                x = self.own(x)
+            vx = x.atom
+            atoms = (vx if vx.__class__ is Var else materialize(vx),)
+            out_aval = (rule(x.aval, **params) if params else rule(x.aval))[0]
         else:
             ins = [x if x.ctx is self else self.own(x) for x in inputs]
             atoms = tuple([x.atom if x.atom.__class__ is Var else materialize(x.atom) for x in ins])

@@ -124,6 +124,10 @@ class PinnedJaxPolicy(JaxPolicy):
         self._int_bounds = int_bounds(self.defaults["i"])
         self._joins: dict[tuple[Any, ...], tuple[DType, bool]] = {}
         self._results: dict[tuple[Any, ...], tuple[DType, bool]] = {}
+        self._hash = hash(("jax", *self._key()))  # a pinned policy does not change
+
+    def __hash__(self) -> int:
+        return self._hash
 
     def resolve(self) -> JaxPolicy:
         return self
@@ -153,6 +157,12 @@ class PinnedJaxPolicy(JaxPolicy):
         if hit is None:
             hit = self._joins[key] = self._lattice(key, jax_rules.lattice_result)
         return hit
+
+    def promote(self, op: str, avals: Sequence[Aval], target: str | None) -> tuple[DType, bool]:
+        if target is None:  # the base rule with its join called directly: every binary op
+            return self.join(avals)
+        dt, weak = self.join(avals)
+        return self.to_target(dt, target), weak
 
     def result(self, avals: Sequence[Aval]) -> tuple[DType, bool]:
         key = tuple([x for av in avals for x in (av[1], av[2])])
