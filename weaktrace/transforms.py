@@ -53,12 +53,12 @@ from weaktrace.core.primitives_transform import (
     transform_p,
 )
 from weaktrace.core.program import make_program
+from weaktrace.core.source import users_frame
 from weaktrace.core.trace import Builder, Tracer, current, outside_trace
 from weaktrace.lowering.evaluate import runner
 from weaktrace.lowering.rules_transform import sub_function
 from weaktrace.lowering.stages import spec
 
-_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 # jax's transformations as jax defines them (the wrappers below call these).
 ORIGINAL: dict[str, Callable[..., Any]] = {}
 # jax.jit's Python cache-miss path, as jax defines it (see _wrap_nested_jit).
@@ -80,10 +80,6 @@ def _prober(axis_name: Any) -> Callable[..., Any]:
         raise _Arguments(jax.tree_util.tree_flatten((args, kwargs)), size)
 
     return probe
-
-
-def _from_user(frame: Any) -> bool:
-    return not frame.f_code.co_filename.startswith(_PACKAGE_DIR)
 
 
 def _jax_values(tree: Any) -> bool:
@@ -173,7 +169,7 @@ def _wrap_transformation(name: str) -> None:
     @functools.wraps(original)
     def transformation(fun: Callable[..., Any], *t_args: Any, **t_kwargs: Any) -> Any:
         transformed = original(fun, *t_args, **t_kwargs)  # jax validates its options here
-        if not callable(transformed) or not _from_user(sys._getframe(1)):
+        if not callable(transformed) or not users_frame(sys._getframe(1)):
             return transformed  # weaktrace's own use of jax (lowering rules): jax's
 
         def apply(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
@@ -197,7 +193,7 @@ def _wrap_jvp() -> None:
 
     @functools.wraps(original)
     def jvp(fun: Callable[..., Any], primals: Any, tangents: Any, *rest: Any, **kw: Any) -> Any:
-        if current() is None or not _from_user(sys._getframe(1)) or _jax_values(primals):
+        if current() is None or not users_frame(sys._getframe(1)) or _jax_values(primals):
             return original(fun, _eager_values(primals), _eager_values(tangents), *rest, **kw)
 
         def apply(fn: Callable[..., Any], primals: Any, tangents: Any) -> Any:

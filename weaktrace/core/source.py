@@ -7,6 +7,7 @@ import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import jax
 
@@ -41,6 +42,11 @@ def _internal(name: str) -> bool:
             name.startswith(_PACKAGE_DIR) and not name.endswith("__main__.py")  # the CLI demo
         ) or "contextlib" in name
     return inside
+
+
+def users_frame(frame: Any) -> bool:
+    """Whether `frame` runs the user's code (not weaktrace's, the CLI demo aside)."""
+    return not _internal(frame.f_code.co_filename)
 
 
 def pinning(depth: int) -> _Pin | None:

@@ -161,7 +161,10 @@ class PinnedJaxPolicy(JaxPolicy):
     def promote(self, op: str, avals: Sequence[Aval], target: str | None) -> tuple[DType, bool]:
         if target is None:  # the base rule with its join called directly: every binary op
             return self.join(avals)
-        dt, weak = self.join(avals)
+        if len(avals) == 1 and avals[0][1].kind != "b":
+            dt, weak = avals[0][1], avals[0][2]  # one operand's join is itself (unary math)
+        else:
+            dt, weak = self.join(avals)
         return self.to_target(dt, target), weak
 
     def result(self, avals: Sequence[Aval]) -> tuple[DType, bool]:
