@@ -365,6 +365,78 @@ def test_collectives_over_a_vmapped_axis(x64: bool) -> None:
     assert str(ours.value) == str(theirs.value)
 
 
+# The data-moving collectives of b: (4, 3), under a vmap axis "i" of size 4, and the
+# same inside a nested vmap over b's rows (collectives over the outer axis, and both).
+_MOVING = {
+    "all_gather": lambda lax, b: lax.all_gather(b, "i"),
+    "all_gather_tiled": lambda lax, b: lax.all_gather(b, "i", axis=0, tiled=True),
+    "all_gather_axis1": lambda lax, b: lax.all_gather(b, "i", axis=1),
+    "ppermute": lambda lax, b: lax.ppermute(b, "i", perm=[(0, 1), (1, 2), (2, 3), (3, 0)]),
+    "pshuffle": lambda lax, b: lax.pshuffle(b, "i", perm=[1, 2, 3, 0]),
+    "psum_scatter": lambda lax, b: lax.psum_scatter(b[:, 0], "i"),
+    "psum_scatter_tiled": lambda lax, b: lax.psum_scatter(b.reshape(-1)[:8], "i", tiled=True),
+    "all_to_all": lambda lax, b: lax.all_to_all(b[:, :2], "i", 0, 0),
+    "pswapaxes": lambda lax, b: lax.pswapaxes(b[:, 0], "i", 0),
+    "all_gather_weak_const": lambda lax, b: lax.all_gather(2.0, "i") + b[0, 0],
+    "nested_outer_axis": lambda lax, b: jax.vmap(lambda r: lax.all_gather(r, "i"), axis_name="j")(
+        b
+    ),
+    "nested_both_axes": lambda lax, b: jax.vmap(lambda r: lax.psum(r, ("i", "j")), axis_name="j")(
+        b
+    ),
+}
+
+
+@pytest.mark.parametrize("x64", [False, True])
+@pytest.mark.parametrize("name", sorted(_MOVING))
+@pytest.mark.parametrize("dtype", ["float32", "int8", "bfloat16"])
+def test_data_moving_collectives_over_a_vmapped_axis(
+    name: str, dtype: str, x64: bool, full: bool
+) -> None:
+    if not full and (dtype, x64) not in {("float32", False), ("int8", True)}:
+        pytest.skip("CI runs two dtype/x64 pairs per collective (--run-slow: all)")
+    call = _MOVING[name]
+    x = (np.arange(4 * 4 * 3) % 7).reshape(4, 4, 3).astype(dtype)
+
+    def program(lax: object) -> object:
+        return lambda v: jax.vmap(lambda b: call(lax, b), axis_name="i")(v)
+
+    with jax.enable_x64(x64):
+        ref = jax.jit(program(jax.lax))(x)
+        traced = wt.trace(program(wt.lax))
+        avals = jax.tree_util.tree_leaves(traced.trace(x).out_avals)
+        assert [_sig(a) for a in avals] == [_sig(r) for r in jax.tree_util.tree_leaves(ref)]
+        for a, b in _pairs(traced(x), ref):
+            assert _sig(a) == _sig(b)
+            np.testing.assert_array_equal(np.asarray(a, "float64"), np.asarray(b, "float64"))
+        for a, b in _pairs(program(wt.lax)(x), ref):  # eagerly: jax's vmap
+            np.testing.assert_array_equal(np.asarray(a, "float64"), np.asarray(b, "float64"))
+
+
+def test_data_moving_collective_errors_are_jaxs() -> None:
+    x = np.ones((4, 3), "float32")
+    for call in (
+        *(  # unbound: jax words it per collective
+            lambda lax, a, f=f: f(lax)(a)
+            for f in (
+                lambda lax: functools.partial(lax.all_gather, axis_name="z"),
+                lambda lax: functools.partial(lax.pmax, axis_name="z"),
+                lambda lax: functools.partial(lax.pmean, axis_name="z"),
+                lambda lax: functools.partial(lax.pshuffle, axis_name="z", perm=[0]),
+                lambda lax: functools.partial(lax.psum_scatter, axis_name="z"),
+                lambda lax: lambda a: lax.axis_size("z") + a,
+            )
+        ),
+        lambda lax, a: lax.ppermute(a, "i", perm=[(0, 1), (0, 2)]),  # a source twice
+        lambda lax, a: lax.all_to_all(a, "i", 0, 0),  # 3 rows do not split over 4
+    ):
+        with pytest.raises(Exception) as theirs:
+            jax.jit(jax.vmap(lambda a, c=call: c(jax.lax, a), axis_name="i"))(x)
+        with pytest.raises(type(theirs.value)) as ours:
+            wt.trace(jax.vmap(lambda a, c=call: c(wt.lax, a), axis_name="i"))(x)
+        assert str(ours.value) == str(theirs.value)
+
+
 def test_debug_print_and_callback_run_when_the_program_runs(capfd: pytest.CaptureFixture) -> None:
     seen: list = []
 

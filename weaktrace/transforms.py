@@ -44,7 +44,7 @@ import jax
 import numpy as np
 
 from weaktrace.core.operands import abstractify, operand
-from weaktrace.core.primitives_collective import bound_axis
+from weaktrace.core.primitives_collective import bound_axes, bound_axis
 from weaktrace.core.primitives_transform import (
     DebugCall,
     Static,
@@ -100,6 +100,27 @@ def _eager_values(tree: Any) -> Any:
     return jax.tree_util.tree_map(lambda x: x.concrete() if eager(x) else x, tree)
 
 
+def _eval_shape(fn: Callable[..., Any], *trees: Any) -> Any:
+    """``jax.eval_shape(fn, *trees)`` inside the vmapped axes that enclose this
+    transformation (a nested jax.vmap whose function names an outer axis in a collective):
+    jax evaluates it under vmaps that bind them, every input batched, as the enclosing
+    function's values are; the outputs' leading axes are dropped."""
+    axes = bound_axes()
+    if not axes:
+        return jax.eval_shape(fn, *trees)
+    sizes = tuple(axes.values())
+    for name, size in reversed(axes.items()):
+        fn = jax.vmap(fn, axis_name=name, axis_size=size)
+    batched = jax.tree_util.tree_map(
+        lambda s: jax.ShapeDtypeStruct((*sizes, *s.shape), s.dtype, weak_type=s.weak_type), trees
+    )
+    out = jax.eval_shape(fn, *batched)
+    k = len(sizes)
+    return jax.tree_util.tree_map(
+        lambda s: jax.ShapeDtypeStruct(s.shape[k:], s.dtype, weak_type=s.weak_type), out
+    )
+
+
 def _has_tracer(tree: Any) -> bool:
     return any(x.__class__ is Tracer for x in jax.tree_util.tree_leaves(tree))
 
@@ -125,7 +146,7 @@ def bind_transform(name: str, options: dict[str, Any], apply: Callable[..., Any]
     # 1. What the function receives under jax's transformation.
     try:
         with outside_trace():
-            jax.eval_shape(lambda *ls: call(_prober(axis_name), ls), *structs)
+            _eval_shape(lambda *ls: call(_prober(axis_name), ls), *structs)
     except _Arguments as got:
         (inner_leaves, inner_tree), size = got.args
     else:
@@ -153,7 +174,7 @@ def bind_transform(name: str, options: dict[str, Any], apply: Callable[..., Any]
 
     cap_structs = [spec(t.aval, pol) for t in caps]
     with outside_trace():  # user rules (custom_jvp's) run on jax's values, as at lowering
-        out = jax.eval_shape(jax_side, cap_structs, structs)
+        out = _eval_shape(jax_side, cap_structs, structs)
     out_leaves, out_tree = jax.tree_util.tree_flatten(out)
     transform.out_tree = out_tree
     transform.out_avals = tuple(abstractify(o, pol) for o in out_leaves)

@@ -10,9 +10,9 @@ from weaktrace.core.primitives_collective import axis_index_p, collective_p
 from weaktrace.ir.values import lowering_rules
 
 
-def _collective(x: Any, *, fn: str, axis_name: Any, axis_index_groups: Any,
+def _collective(x: Any, *, fn: str, axis_name: Any, options: tuple[Any, ...],
                 batched: bool) -> list[Any]:  # fmt: skip
-    return [getattr(lax, fn)(x, axis_name, axis_index_groups=axis_index_groups)]
+    return [getattr(lax, fn)(x, axis_name, **dict(options))]
 
 
 lowering_rules[collective_p] = _collective
