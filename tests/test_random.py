@@ -27,6 +27,7 @@ FAMILIES = (TypeError, ValueError, NotImplementedError, OverflowError)
 
 # jax.random's public names weaktrace.random does not mirror, and why.
 EXCLUDED = {
+    # re-exported as jax's own object (test_primitive_objects_are_jaxs), not a sampler
     "random_gamma_p": "a jax Primitive object (jax's internal gamma kernel), not a function",
 }
 # Mismatches with jax, grouped by root cause: (name, case id substring) -> reason.
@@ -45,6 +46,18 @@ def test_coverage() -> None:
     assert not stale, f"excluded names jax.random no longer has: {stale}"
     extra = sorted(set(wr.__all__) - names)
     assert not extra, f"weaktrace.random names jax.random lacks: {extra}"
+
+
+def test_primitive_objects_are_jaxs() -> None:
+    """jax's ``*_p`` objects are jax's own in the mirrors (jaxpr comparisons look for them)."""
+    from jax.lax import linalg as jlinalg
+
+    import weaktrace.lax.linalg as wlinalg
+
+    for ours, theirs in ((wr, jax.random), (wlinalg, jlinalg)):
+        names = [n for n in dir(theirs) if n.endswith("_p")]
+        assert names
+        assert all(getattr(ours, n) is getattr(theirs, n) for n in names)
 
 
 def test_every_sampler_has_cases() -> None:

@@ -225,4 +225,7 @@ def qdwh(x: Any, *, is_hermitian: bool = False, max_iterations: int | None = Non
 
 
 globals().update(DATA)
+# jax's primitive objects (``cholesky_p``, ...), as jax's own, as weaktrace.lax re-exports
+# jax.lax's: they name the equations jax records for an eager weaktrace call.
+globals().update({_n: getattr(_jlinalg, _n) for _n in dir(_jlinalg) if _n.endswith("_p")})
 __all__ = sorted({*EXPORTS, *DATA})
