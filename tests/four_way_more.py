@@ -1,5 +1,6 @@
 """More four-way calls (tests/test_eager_traced.py runs them): the functions that were
-pending in data/four_way_pending.txt, each on a spread of inputs (INPUTS' names)."""
+once pending, each on a spread of inputs (INPUTS' names). What is never called four ways
+is in data/four_way_excluded.txt, with its reason."""
 
 from __future__ import annotations
 
