@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from weaktrace.core.promotion import check_ranks
 from weaktrace.errors import ConcretizationError, OperandTypeError, ShapeError
 from weaktrace.numpy import indexed_update as U
 from weaktrace.numpy._core import (
@@ -121,6 +122,8 @@ def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retste
     s, t = operands(b, (start, stop))
     dt, comp = _inexact_dtypes(b, [s, t], dtype)
     s, t = convert(b, s, comp, False), convert(b, t, comp, False)
+    if num > 1 or (num == 1 and not endpoint):  # jax's stop - start: its rank check
+        check_ranks("subtract", [t.aval.shape, s.aval.shape])
     bounds = list(result_shape("linspace", [s.aval.shape, t.aval.shape]))
     sb, tb = broadcast_to(s, tuple(bounds)), broadcast_to(t, tuple(bounds))
     axis = operator.index(axis)

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from weaktrace.errors import InvalidInputError, ShapeError
+from weaktrace.errors import InvalidInputError, RankPromotionError, ShapeError
 from weaktrace.numpy._core import (
     BOOL,
     Context,
@@ -130,8 +130,13 @@ def array_equiv(a1: Any, a2: Any) -> Any:
     b = context(a1, a2)
     x, y = _seq_op(a1, b), _seq_op(a2, b)
     # jax only catches ValueError around ``equal``; its shape error is a TypeError, so
-    # unbroadcastable shapes raise (our ShapeError) rather than give False.
-    return _all(x == y)
+    # unbroadcastable shapes raise (our ShapeError) rather than give False. The rank
+    # check of jax_numpy_rank_promotion='raise' is a ValueError: then False, as in jax.
+    try:
+        eq = x == y
+    except RankPromotionError:
+        return _full(b, False, BOOL, ())
+    return _all(eq)
 
 
 def _moveaxis(x: Any, src: int, dst: int) -> Any:

@@ -234,6 +234,7 @@ def searchsorted(a: Any, v: Any, side: str = "left", sorter: Any = None, *,
         return emit(P.broadcast_in_dim_p, lit(b, 0, dt), shape=q.aval.shape,
                     broadcast_dimensions=())  # fmt: skip
     xs = reshape(x, (n,) + (1,) * q.aval.ndim)
+    q = reshape(q, (1, *q.aval.shape))  # equal ranks: no rank promotion to check
     hits = _lt(xs, q) if side == "left" else ~_lt(q, xs)
     from weaktrace.numpy.reductions import sum as _sum
 

@@ -1,0 +1,92 @@
+"""Bugs found by sweeping weaktrace.numpy against jax.numpy under
+``jax.numpy_rank_promotion('raise')`` (the mode jax's own tests run in), and by
+jax's tests/lax_numpy_test.py and lax_scipy_test.py (jax v0.10.2) with jax.numpy / jax.lax / jax.scipy.special swapped for weaktrace's.
+Each expected answer is jax's, computed at test time."""
+
+from __future__ import annotations
+
+import warnings
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import weaktrace as wt
+import weaktrace.numpy as wnp
+from tests.mirror_harness import check
+
+# -- rank promotion inside a mirror ---------------------------------------------------------
+# jax checks jax_numpy_rank_promotion in every call jax.numpy makes, also the ones one
+# function makes inside another: under 'raise' jnp.clip(f32[3,4], f32[4]) raises (its
+# ``maximum``), as do cov, linspace (its ``stop - start``) and the functions jax builds
+# with jnp.vectorize (vecdot, matvec, linalg.solve). weaktrace checked only the user's
+# own call, so these broadcast silently. Checking every call made weaktrace's own
+# helpers raise where they broadcast internally (searchsorted, digitize, histogram,
+# ufunc.outer): those now broadcast explicitly. Found by a sweep of every function
+# with operands of different ranks, compared with jax raise for raise.
+
+M = (np.arange(12, dtype=np.float32).reshape(3, 4) % 5) + 1
+V = np.arange(1, 5, dtype=np.float32)
+T = np.arange(24, dtype=np.float32).reshape(2, 3, 4) / 7
+SQ = np.eye(4, dtype=np.float32)[None].repeat(3, 0) * 2
+
+INSIDE = {
+    "clip": (lambda m: lambda x, y: m.clip(x, y, 3.0), (M, V)),
+    "clip_min_kw": (lambda m: lambda x, y: m.clip(x, min=y), (M, V)),
+    "fmin": (lambda m: m.fmin, (M, V)),
+    "cov": (lambda m: m.cov, (M, V)),
+    "cov_swapped": (lambda m: m.cov, (V, M)),
+    "corrcoef": (lambda m: m.corrcoef, (M, V)),
+    "linspace": (lambda m: lambda x, y: m.linspace(x, y, 5), (M, V)),
+    "linspace_one_open": (lambda m: lambda x, y: m.linspace(x, y, 1, endpoint=False), (M, V)),
+    "linspace_one": (lambda m: lambda x, y: m.linspace(x, y, 1), (M, V)),
+    "logspace": (lambda m: lambda x, y: m.logspace(x, y, 4), (V, M)),
+    "vecdot": (lambda m: m.vecdot, (M, V)),
+    "linalg_vecdot": (lambda m: m.linalg.vecdot, (T, M)),
+    "matvec": (lambda m: m.matvec, (M, M)),
+    "vecmat": (lambda m: m.vecmat, (M, M.T)),
+    "solve_vector": (lambda m: m.linalg.solve, (SQ, V)),
+    # weaktrace's own helpers that broadcast internally, which jax's do not:
+    "array_equiv": (lambda m: m.array_equiv, (M, V)),
+    "searchsorted": (lambda m: m.searchsorted, (V, M)),
+    "digitize": (lambda m: m.digitize, (M, V)),
+    "histogram_bins": (lambda m: lambda x, y: m.histogram(x, bins=y)[0], (M, V)),
+    "add_outer": (lambda m: m.add.outer, (M, V)),
+}
+
+
+ALLOWED_TOO = ["clip", "linspace", "vecdot", "solve_vector", "array_equiv", "searchsorted",
+               "digitize", "histogram_bins", "add_outer"]  # fmt: skip
+MODES = [(n, "raise") for n in sorted(INSIDE)] + [(n, "allow") for n in ALLOWED_TOO]
+
+
+@pytest.mark.parametrize(("name", "mode"), MODES)
+def test_rank_promotion_is_checked_inside_mirrors_as_in_jax(name, mode):
+    make, args = INSIDE[name]
+    with jax.numpy_rank_promotion(mode), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check(make(wnp), make(jnp), *args, rtol=1e-4, atol=1e-5, context=f"{name} {mode}")
+
+
+def test_rank_promotion_inside_a_mirror_raises_a_value_error():
+    """The class jax raises (weaktrace's RankPromotionError subclasses ValueError)."""
+    with jax.numpy_rank_promotion("raise"):
+        with pytest.raises(ValueError):
+            jnp.clip(M, V, 3.0)
+        with pytest.raises(ValueError, match="rank promotion"):
+            wnp.clip(M, V, 3.0)
+        with pytest.raises(ValueError, match="rank promotion"):
+            wt.trace(lambda x, y: wnp.linspace(x, y, 3))(M, V)
+
+
+def test_rank_promotion_warns_inside_a_mirror_as_jax_does():
+    def warned(fn):
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            fn(M, V, 3.0)
+        return [w for w in seen if "rank promotion" in str(w.message)]
+
+    with jax.numpy_rank_promotion("warn"):
+        assert warned(jnp.clip)
+        assert warned(wnp.clip)
