@@ -1,6 +1,7 @@
 """Bugs found by sweeping weaktrace.numpy against jax.numpy under
-``jax.numpy_rank_promotion('raise')`` (the mode jax's own tests run in), and by
-jax's tests/lax_numpy_test.py and lax_scipy_test.py (jax v0.10.2) with jax.numpy / jax.lax / jax.scipy.special swapped for weaktrace's.
+``jax.numpy_rank_promotion('raise')`` (the mode jax's own tests run in), by PRNG key
+arrays in comparisons, and by jax's tests/lax_numpy_test.py and lax_scipy_test.py
+(jax v0.10.2) with jax.numpy / jax.lax / jax.scipy.special swapped for weaktrace's.
 Each expected answer is jax's, computed at test time."""
 
 from __future__ import annotations
@@ -90,3 +91,71 @@ def test_rank_promotion_warns_inside_a_mirror_as_jax_does():
     with jax.numpy_rank_promotion("warn"):
         assert warned(jnp.clip)
         assert warned(wnp.clip)
+
+
+# -- PRNG key arrays in comparisons ----------------------------------------------------
+# jax compares typed key arrays (dtype key<fry>) by their key data: jnp.equal/not_equal
+# are ``eq``/``ne`` on the keys, isclose/allclose are ``eq``, isnan is ``ne(x, x)``, and
+# zeros_like/ones_like/full_like/empty_like give key arrays wrapping filled data.
+# weaktrace's eq/ne refused the key dtype (OperandTypeError), isclose reached abs, and
+# the *_like functions and iscomplexobj asked numpy to read key<fry>.
+
+
+def _keys():
+    a = jax.random.split(jax.random.key(0), 4)
+    b = jax.random.split(jax.random.key(1), 4).at[1].set(a[1]).at[3].set(a[3])
+    return a, b
+
+
+def _plain(x):
+    """Key arrays as their key data, everything else as numpy."""
+    if isinstance(x, bool):
+        return x
+    if jnp.issubdtype(x.dtype, jax.dtypes.prng_key):
+        return ("key", str(x.dtype), np.asarray(jax.random.key_data(x)))
+    return ("array", str(x.dtype), np.asarray(x))
+
+
+KEY_FNS = {
+    "equal": lambda m: m.equal,
+    "not_equal": lambda m: m.not_equal,
+    "operator_eq": lambda m: lambda x, y: x == y,
+    "isclose": lambda m: m.isclose,
+    "allclose": lambda m: m.allclose,
+    "array_equal": lambda m: m.array_equal,
+    "array_equiv": lambda m: m.array_equiv,
+    "isnan": lambda m: lambda x, y: m.isnan(x),
+    "zeros_like": lambda m: lambda x, y: m.zeros_like(x),
+    "ones_like": lambda m: lambda x, y: m.ones_like(x, shape=(2, 3)),
+    "empty_like": lambda m: lambda x, y: m.empty_like(x),
+    "full_like": lambda m: lambda x, y: m.full_like(y, 7),
+    "zeros_like_float": lambda m: lambda x, y: m.zeros_like(x, dtype="float32"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(KEY_FNS))
+def test_key_arrays_compare_as_in_jax(name):
+    a, b = _keys()
+    theirs = _plain(KEY_FNS[name](jnp)(a, b))
+    theirs_jit = _plain(jax.jit(KEY_FNS[name](jnp))(a, b))
+    for ours in (KEY_FNS[name](wnp)(a, b), wt.trace(KEY_FNS[name](wnp))(a, b)):
+        got = _plain(ours)
+        for want in (theirs, theirs_jit):
+            assert got[:2] == want[:2], (name, got, want)
+            np.testing.assert_array_equal(got[2], want[2])
+
+
+@pytest.mark.parametrize("fn", ["iscomplexobj", "isrealobj"])
+def test_key_arrays_have_no_complex_dtype(fn):
+    a, _ = _keys()
+    assert getattr(wnp, fn)(a) == getattr(jnp, fn)(a)
+
+
+def test_keys_of_other_kinds_still_do_not_compare():
+    """A key against an integer, or ordered, raises TypeError in jax and in weaktrace."""
+    a, _ = _keys()
+    for bad in (lambda m: m.equal(a, 3), lambda m: m.less(a, a), lambda m: m.isclose(a, 1)):
+        with pytest.raises(TypeError):
+            bad(jnp)
+        with pytest.raises(TypeError):
+            bad(wnp)

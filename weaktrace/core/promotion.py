@@ -24,6 +24,7 @@ from weaktrace.dtypes import registry
 from weaktrace.dtypes.registry import DType
 from weaktrace.errors import (
     ArgumentOverflowError,
+    OperandTypeError,
     RankPromotionError,
     ShapeError,
 )
@@ -89,6 +90,11 @@ def promote(ctx: Context, op: str, ops: list[Tracer], target: str | None = None)
         first = ops[0].aval
         if len(ops) == 2 and ops[1].aval[1:] == first[1:] and first[1] is not _BOOL:
             return ops  # one dtype and weak flag: nothing to join
+    if any(o.aval[1].kind == "K" for o in ops):  # PRNG key arrays join nothing, as in jax
+        names = [str(o.aval[1]) for o in ops]
+        if len(set(names)) == 1 and target is None:
+            return ops
+        raise OperandTypeError(f"{op} does not accept dtypes {', '.join(names)}.")
     dt, weak = pol.promote(op, [o.aval for o in ops], target)
     out = []
     for i, o in enumerate(ops):

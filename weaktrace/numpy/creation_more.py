@@ -34,6 +34,7 @@ from weaktrace.numpy._core import (
 )
 from weaktrace.numpy._lax import iota, select
 from weaktrace.numpy._lax import tri as _tri
+from weaktrace.numpy.creation import key_like
 from weaktrace.numpy.shapes import concatenate, expand_dims, reshape, stack
 
 
@@ -56,6 +57,8 @@ def empty_like(prototype: Any, dtype: Any = None, shape: Any = None, *, device: 
     x = operand(prototype, b)
     dt = x.aval.dt if dtype is None else b.policy.user_dtype(dtype)
     target = x.aval.shape if shape is None else shape_arg(shape)
+    if dt.kind == "K":
+        return key_like(b, lit(b, 0, b.policy.user_dtype("uint32")), dt, target)
     return _zeros(b, target, dt, dtype is None and x.aval.weak_type)
 
 
