@@ -50,6 +50,7 @@ INSIDE = {
     "solve_vector": (lambda m: m.linalg.solve, (SQ, V)),
     # weaktrace's own helpers that broadcast internally, which jax's do not:
     "array_equiv": (lambda m: m.array_equiv, (M, V)),
+    "array_equiv_unbroadcastable": (lambda m: m.array_equiv, (V[:2], M.T[:2])),
     "searchsorted": (lambda m: m.searchsorted, (V, M)),
     "digitize": (lambda m: m.digitize, (M, V)),
     "histogram_bins": (lambda m: lambda x, y: m.histogram(x, bins=y)[0], (M, V)),
@@ -57,7 +58,8 @@ INSIDE = {
 }
 
 
-ALLOWED_TOO = ["clip", "linspace", "vecdot", "solve_vector", "array_equiv", "searchsorted",
+ALLOWED_TOO = ["array_equiv_unbroadcastable", "clip", "linspace", "vecdot", "solve_vector",
+               "array_equiv", "searchsorted",
                "digitize", "histogram_bins", "add_outer"]  # fmt: skip
 MODES = [(n, "raise") for n in sorted(INSIDE)] + [(n, "allow") for n in ALLOWED_TOO]
 
@@ -159,3 +161,42 @@ def test_keys_of_other_kinds_still_do_not_compare():
             bad(jnp)
         with pytest.raises(TypeError):
             bad(wnp)
+
+
+# -- lax_numpy_test ------------------------------------------------------------------------
+# testArrayEquivExamples: array_equiv of shapes of different ranks that do not broadcast
+# ((2,) against (2, 4), under 'allow') is False in jax (its broadcast is a ValueError it
+# catches); weaktrace raised ShapeError. Covered by array_equiv_unbroadcastable above.
+
+
+def test_broadcast_shapes_takes_a_shape_given_as_an_array():
+    """testBroadcastShapes6: ``broadcast_shapes((1,), np.array([0, 1]))``."""
+    args = ((1,), np.array([0, 1]))
+    assert wnp.broadcast_shapes(*args) == jnp.broadcast_shapes(*args)
+
+
+def test_iscomplexobj_of_a_list_of_jax_tracers():
+    """testIsComplexObj: a list of values jax.jit traces (no numpy value to read)."""
+    x = np.ones(3, np.complex64)
+    for fn in ("iscomplexobj", "isrealobj"):
+        theirs = jax.jit(lambda v, f=fn: getattr(jnp, f)([v[0], v[1]]))(x)
+        assert jax.jit(lambda v, f=fn: getattr(wnp, f)([v[0], v[1]]))(x) == theirs
+
+
+RAISE_MODES = {
+    "choose": lambda m: lambda a: m.choose(a, [np.ones(4), np.zeros(4)], mode="raise"),
+    "ravel_multi_index": lambda m: lambda a: m.ravel_multi_index((a, a), (2, 2), mode="raise"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RAISE_MODES))
+def test_mode_raise_under_jax_jit_is_jaxs_concretization_error(name):
+    """testChoose/testRavelMultiIndex: jax.jit of an eager call with mode='raise' is a
+    ConcretizationTypeError naming the function (weaktrace: numpy's conversion error)."""
+    a = np.array([0, 1, 1, 0], np.int32)
+    with pytest.raises(jax.errors.ConcretizationTypeError) as theirs:
+        jax.jit(RAISE_MODES[name](jnp))(a)
+    with pytest.raises(jax.errors.ConcretizationTypeError) as ours:
+        jax.jit(RAISE_MODES[name](wnp))(a)
+    want = str(theirs.value).split("The error occurred because ")[1].split(".")[0]
+    assert want in str(ours.value)

@@ -36,6 +36,8 @@ _INT32 = by_name("int32")
 
 
 def _index_tuple(v: Any) -> tuple[int, ...]:
+    if isinstance(v, np.ndarray) and v.ndim == 1:  # a shape as an array: np.array([0, 1])
+        v = v.tolist()
     items = v if isinstance(v, tuple | list) else (v,)
     return tuple(operator.index(a) for a in items)
 

@@ -362,7 +362,14 @@ def iscomplexobj(x: Any) -> bool:
         return False
     dt = getattr(x, "dtype", None)
     if dt is None and isinstance(x, list | tuple):
-        dt = np.result_type(*[np.asarray(v).dtype for v in x]) if x else np.float64
+        dts = [getattr(v, "dtype", None) for v in x]  # a jax tracer has no numpy value
+        dt = (
+            np.result_type(
+                *[np.asarray(v).dtype if d is None else d for v, d in zip(x, dts, strict=True)]
+            )
+            if x
+            else np.float64
+        )
     if dt is None:
         dt = operand(x, context(x)).dtype
     if key_dtype(dt) is not None:

@@ -129,12 +129,16 @@ def array_equiv(a1: Any, a2: Any) -> Any:
     """``jax.numpy.array_equiv``: all elements equal after broadcasting."""
     b = context(a1, a2)
     x, y = _seq_op(a1, b), _seq_op(a2, b)
-    # jax only catches ValueError around ``equal``; its shape error is a TypeError, so
-    # unbroadcastable shapes raise (our ShapeError) rather than give False. The rank
-    # check of jax_numpy_rank_promotion='raise' is a ValueError: then False, as in jax.
+    # jax only catches ValueError around ``equal``: its rank check (under 'raise') and its
+    # broadcast of shapes of different ranks raise one, so those give False; shapes of
+    # equal rank that do not broadcast are lax's TypeError, so they raise (ShapeError).
     try:
         eq = x == y
     except RankPromotionError:
+        return _full(b, False, BOOL, ())
+    except ShapeError:
+        if x.aval.ndim == y.aval.ndim:
+            raise
         return _full(b, False, BOOL, ())
     return _all(eq)
 
