@@ -200,3 +200,38 @@ def test_mode_raise_under_jax_jit_is_jaxs_concretization_error(name):
         jax.jit(RAISE_MODES[name](wnp))(a)
     want = str(theirs.value).split("The error occurred because ")[1].split(".")[0]
     assert want in str(ours.value)
+
+
+ARANGE_ARGS = {"stop": lambda m: m.arange, "start": lambda m: lambda s: m.arange(s, 3),
+               "step": lambda m: lambda s: m.arange(0, 3, s)}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(ARANGE_ARGS))
+def test_arange_of_a_jax_tracer_names_the_argument(name):
+    """testArangeConcretizationError: jax.jit(jnp.arange)(3) is a ConcretizationTypeError
+    'It arose in the jnp.arange argument ...'; weaktrace hit operator.index."""
+    with pytest.raises(jax.errors.ConcretizationTypeError, match=f"argument '{name}'"):
+        jax.jit(ARANGE_ARGS[name](jnp))(1)
+    with pytest.raises(jax.errors.ConcretizationTypeError, match=f"argument '{name}'"):
+        jax.jit(ARANGE_ARGS[name](wnp))(1)
+    with pytest.raises(jax.errors.ConcretizationTypeError, match=f"argument '{name}'"):
+        wt.trace(ARANGE_ARGS[name](wnp))(1)
+
+
+SPLITS = {
+    "tracer": lambda m: lambda i: m.split(m.zeros((12, 2)), i),
+    "list": lambda m: lambda i: m.split(m.zeros((12, 2)), (1, i.astype(np.int32))),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SPLITS))
+def test_split_at_a_jax_tracer(name):
+    """testSplitTypeError: jax.jit's tracer is jax's 'Abstract tracer value' error; a
+    concrete one (jax.jvp of a constant) and a float count of 2.0 split as in jax."""
+    with pytest.raises(TypeError, match="Abstract tracer value encountered"):
+        jax.jit(SPLITS[name](jnp))(2.0)
+    with pytest.raises(TypeError, match="Abstract tracer value encountered"):
+        jax.jit(SPLITS[name](wnp))(2.0)
+    theirs = jax.jvp(SPLITS[name](jnp), (2.0,), (1.0,))[0]
+    ours = jax.jvp(SPLITS[name](wnp), (2.0,), (1.0,))[0]
+    assert [p.shape for p in ours] == [p.shape for p in theirs]

@@ -15,7 +15,7 @@ import numpy as np
 from weaktrace.core import primitives_random as R
 from weaktrace.core.literals import literal_value
 from weaktrace.core.promotion import bind
-from weaktrace.errors import InvalidInputError, OperandTypeError
+from weaktrace.errors import ConcretizationError, InvalidInputError, OperandTypeError
 from weaktrace.ir.values import AbstractValue
 from weaktrace.numpy._core import (
     BOOL,
@@ -144,11 +144,13 @@ def arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None, *,
            device: Any = None, out_sharding: Any = None) -> Any:  # fmt: skip
     """``jax.numpy.arange`` with concrete bounds (a constant, or iota for 0..n)."""
     b = context()
-    for v in (start, stop, step):
-        if v.__class__ is Tracer:
-            raise InvalidInputError(
+    names = ("stop", "", "") if stop is None and step is None else ("start", "stop", "step")
+    for v, name in zip((start, stop, step), names, strict=True):
+        if v.__class__ is Tracer or isinstance(v, jax.core.Tracer):  # (jax.jit of a call)
+            raise ConcretizationError(
                 "arange needs concrete bounds: its length must be known while tracing. "
-                "Mark the argument static (static_argnums) or compute the bound outside."
+                f"It arose in the jnp.arange argument '{name}'. Mark the argument static "
+                "(static_argnums) or compute the bound outside."
             )
     bounds = [v for v in (start, stop, step) if v is not None]
     if builtins.any(np.iscomplexobj(v) for v in bounds):
