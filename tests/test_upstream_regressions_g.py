@@ -235,3 +235,24 @@ def test_split_at_a_jax_tracer(name):
     theirs = jax.jvp(SPLITS[name](jnp), (2.0,), (1.0,))[0]
     ours = jax.jvp(SPLITS[name](wnp), (2.0,), (1.0,))[0]
     assert [p.shape for p in ours] == [p.shape for p in theirs]
+
+
+# Helpers that broadcast ranks internally (found once every call was checked: jax's
+# lax_numpy_test testArgpartition, and a sweep of composites under 'raise').
+INTERNAL = {
+    "argpartition": (lambda m, nn: lambda x: m.argpartition(x, 2), T),
+    "partition": (lambda m, nn: lambda x: m.partition(x, 1, axis=1), T),
+    "causal_attention": (lambda m, nn: lambda x: nn.dot_product_attention(x, x, x, is_causal=True),
+                         T[None]),
+    "window_attention": (lambda m, nn: lambda x: nn.dot_product_attention(
+        x, x, x, local_window_size=(1, 1)), T[None]),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(INTERNAL))
+def test_helpers_need_no_rank_promotion_under_raise(name):
+    import weaktrace.nn as wnn
+
+    make, x = INTERNAL[name]
+    with jax.numpy_rank_promotion("raise"):
+        check(make(wnp, wnn), make(jnp, jax.nn), x, rtol=1e-4, atol=1e-5, context=name)

@@ -177,6 +177,7 @@ def argpartition(a: Any, kth: int, axis: int = -1) -> Any:
     bottom = _top_k(b, _neg_key(x), k + 1)[1]
     n = x.aval.shape[-1]
     j = _iota(b, bottom.aval[1], (n,), 0)
+    j = reshape(j, (1,) * bottom.aval.ndim + (n,))  # equal ranks: no rank promotion
     chosen = reshape(bottom, (*bottom.aval.shape, 1)) == j  # [..., k+1, n]
     from weaktrace.numpy.reductions import any as _any
 
