@@ -126,7 +126,7 @@ BAD = [
     ("int of tracer", lambda: wt.trace(lambda x: int(x)).trace(1.0), wt.ConcretizationError, "int()"),
     ("numpy on tracer", lambda: wt.trace(lambda x: np.asarray(x)).trace(1.0), wt.ConcretizationError, "numpy"),
     ("hash of tracer", lambda: wt.trace(lambda x: {x: 1}).trace(1.0), TypeError, "unhashable"),
-    ("arange of tracer", lambda: wt.trace(lambda n: wnp.arange(n)).trace(3), wt.InvalidInputError, "concrete bounds"),
+    ("arange of tracer", lambda: wt.trace(lambda n: wnp.arange(n)).trace(3), wt.ConcretizationError, "concrete bounds"),
     ("int overflow arg", lambda: wt.trace(lambda x: x).trace(2**40), OverflowError, "does not fit int32"),
     ("strict promotion", lambda: wt.trace(lambda x, y: x + y, policy=wt.policy("jax", strict=True)).trace(np.int8(1), np.int16(1)), wt.TypePromotionError, "strict"),
     ("float8 x bf16", lambda: wt.trace(lambda x, y: x + y).trace(np.ones(2, jnp.float8_e4m3fn), np.ones(2, jnp.bfloat16)), wt.TypePromotionError, "8-, 6- and 4-bit"),

@@ -106,8 +106,8 @@ COMPOSITES = {
 
 @pytest.mark.parametrize("name", sorted(COMPOSITES))
 def test_rank_promotion_raise_leaves_composites_alone(name):
-    """Only the user's own call is checked: a mirror built from others, whose parts
-    broadcast inside it, runs under 'raise' as jax's does."""
+    """A mirror built from others whose parts broadcast inside it with equal ranks
+    runs under 'raise' as jax's does (rank promotion inside one: regressions_g)."""
     x = (np.arange(12, dtype=np.float32).reshape(3, 4) % 5) + 1
     with jax.numpy_rank_promotion("raise"):
         check(COMPOSITES[name](wnp), COMPOSITES[name](jnp), x, rtol=1e-4, context=name)

@@ -51,6 +51,7 @@ FLOAT = "f"
 INTEGER = "ui"
 INT_OR_BOOL = "uib"
 ANY = "buifc"
+EQUATABLE = "buifcK"  # eq/ne also compare PRNG key arrays (kind "K"), as jax's do
 ORDERED = "buif"
 INT_OR_FLOAT = "uif"
 COMPLEX = "c"
@@ -64,6 +65,7 @@ _KIND_TEXT = {
     INTEGER: "an integer dtype",
     INT_OR_BOOL: "an integer or bool dtype",
     ANY: "any dtype",
+    EQUATABLE: "any dtype",
 }
 
 # -- elementwise -----------------------------------------------------------------
@@ -225,8 +227,8 @@ xor_p = _nary("xor", INT_OR_BOOL)
 shift_left_p = _nary("shift_left", INTEGER)
 shift_right_arithmetic_p = _nary("shift_right_arithmetic", INTEGER)
 shift_right_logical_p = _nary("shift_right_logical", INTEGER)
-eq_p = _nary("eq", ANY, _bool)
-ne_p = _nary("ne", ANY, _bool)
+eq_p = _nary("eq", EQUATABLE, _bool)
+ne_p = _nary("ne", EQUATABLE, _bool)
 lt_p = _nary("lt", ORDERED, _bool)
 le_p = _nary("le", ORDERED, _bool)
 gt_p = _nary("gt", ORDERED, _bool)

@@ -18,11 +18,16 @@ import numpy as np
 from weaktrace.core import primitives as P
 from weaktrace.core.literals import literal_value
 from weaktrace.core.operands import operand
-from weaktrace.core.source import user_source, users_own_call
+from weaktrace.core.source import user_source
 from weaktrace.core.trace import Context, Promotion, Tracer
 from weaktrace.dtypes import registry
 from weaktrace.dtypes.registry import DType
-from weaktrace.errors import ArgumentOverflowError, RankPromotionError, ShapeError
+from weaktrace.errors import (
+    ArgumentOverflowError,
+    OperandTypeError,
+    RankPromotionError,
+    ShapeError,
+)
 from weaktrace.ir.values import AbstractValue, Literal, Primitive
 
 _make = AbstractValue.make
@@ -91,6 +96,12 @@ def promote(ctx: Context, op: str, ops: list[Tracer], target: str | None = None)
 def _join_convert(ctx: Context, op: str, ops: list[Tracer], target: str | None) -> list[Tracer]:
     """`promote` after its shortcut: join under the policy, convert each operand."""
     pol = ctx.policy
+    for o in ops:
+        if o.aval[1].kind == "K":  # PRNG key arrays join nothing, as in jax
+            names = [str(o.aval[1]) for o in ops]
+            if len(set(names)) == 1 and target is None:
+                return ops
+            raise OperandTypeError(f"{op} does not accept dtypes {', '.join(names)}.")
     dt, weak = pol.promote(op, [o.aval for o in ops], target)
     out = []
     for i, o in enumerate(ops):
@@ -194,11 +205,23 @@ def rank_promotion_check(shapes: Sequence[Any], where: str) -> None:
 
 
 def check_ranks(fn: str, shapes: Sequence[tuple[int, ...]]) -> None:
-    """`rank_promotion_check` for the user's own call of `fn` (not a mirror's call of
-    another) whose operands have different non-zero ranks."""
+    """`rank_promotion_check` for a call of `fn` whose operands have different non-zero
+    ranks. As in jax, the setting holds for every call, also one a mirror makes inside
+    another (jnp.clip's maximum, jnp.linspace's subtract): under 'raise' those raise too."""
     ranks = {len(s) for s in shapes if s}
-    if len(ranks) > 1 and RANK_PROMOTION.value != "allow" and users_own_call():
+    if len(ranks) > 1 and RANK_PROMOTION.value != "allow":
         rank_promotion_check(shapes, fn)
+
+
+def check_loop_ranks(
+    signature: str, shapes: Sequence[tuple[int, ...]], cores: Sequence[int]
+) -> None:
+    """`rank_promotion_check` for a function jax builds with ``jnp.vectorize(signature=...)``
+    (vecdot, matvec, linalg.solve): operands (not rank 0) whose loop dimensions, the
+    ones left of their `cores` core dimensions, differ in number."""
+    loops = {len(s) - c for s, c in zip(shapes, cores, strict=True) if s}
+    if len(loops) > 1 and RANK_PROMOTION.value != "allow":
+        rank_promotion_check(shapes, f"jnp.vectorize function with signature {signature}")
 
 
 def promote_shapes(fn: str, ops: list[Tracer]) -> list[Tracer]:

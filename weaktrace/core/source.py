@@ -9,18 +9,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-import jax
-
 from weaktrace.ir.values import SourceInfo
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
-# The frames a user's call into weaktrace enters by: a mirror function's export wrapper,
-# and a tracer's operator (``x + y``).
-_ENTRIES = {
-    (os.path.join(_PACKAGE_DIR, "core", "mirror.py"), "public"),
-    (os.path.join(_PACKAGE_DIR, "numpy", "methods.py"), "op"),
-}
-_JAX_DIR = os.path.dirname(os.path.abspath(jax.__file__)) + os.sep
 _IS_INTERNAL: dict[str, bool] = {}  # filename -> inside weaktrace? (one dict hit per frame)
 _new_tuple = tuple.__new__  # builds the record without its Python-level __new__
 
@@ -104,21 +95,3 @@ def find_user_stacklevel() -> int:
     while f is not None and f.f_code.co_filename.startswith(_PACKAGE_DIR):
         f, level = f.f_back, level + 1  # type: ignore[assignment]
     return level
-
-
-def users_own_call() -> bool:
-    """Whether the mirror function (or tracer operator) now running was called by the
-    user, not by another mirror: one entry frame (`_ENTRIES`) is open between here and
-    the innermost user frame. jax's frames (jax.jit tracing an eager call, jax's test
-    utilities) are passed through. Only for rare paths: it walks the stack."""
-    f = sys._getframe(1)
-    wrappers = 0
-    while f is not None:
-        code = f.f_code
-        name = code.co_filename
-        if (name, code.co_name) in _ENTRIES:
-            wrappers += 1
-        elif not (_internal(name) or name.startswith(_JAX_DIR)):
-            break
-        f = f.f_back  # type: ignore[assignment]
-    return wrappers <= 1

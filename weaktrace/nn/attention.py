@@ -87,12 +87,14 @@ def _apply_masks(logits: Any, mask: Any, is_causal: bool, q_seqlen: Any, kv_seql
     # array's operators refuse weaktrace values (the sequence lengths)
     q_pos = _arr(wnp.arange(t, dtype=np.int32))[:, None]
     k_pos = _arr(wnp.arange(s, dtype=np.int32))[None, :]
+    lead = (1,) * (len(logits.aval[0]) - 2)  # (T, S) masks at the logits' rank, so that
+    # jax_numpy_rank_promotion='raise' has no rank promotion to refuse (jax uses lax)
     if is_causal:
-        combined = wnp.logical_and(combined, q_pos >= k_pos)
+        combined = wnp.logical_and(combined, wnp.reshape(q_pos >= k_pos, (*lead, t, s)))
     if window is not None:
         left, right = window
         inside = wnp.logical_and(q_pos >= k_pos - right, q_pos <= k_pos + left)
-        combined = wnp.logical_and(combined, inside)
+        combined = wnp.logical_and(combined, wnp.reshape(inside, (*lead, t, s)))
     if q_seqlen is not None or kv_seqlen is not None:
         pad: Any = True
         if q_seqlen is not None:

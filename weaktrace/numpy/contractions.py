@@ -14,6 +14,7 @@ import builtins
 import operator
 from typing import Any
 
+from weaktrace.core.promotion import check_loop_ranks
 from weaktrace.errors import InvalidInputError, ShapeError
 from weaktrace.numpy._core import (
     INT32,
@@ -161,6 +162,7 @@ def vecdot(x1: Any, x2: Any, /, *, axis: int = -1, precision: Any = None,
         raise ShapeError(f"axes must match; got shapes {x.aval.shape} and {y.aval.shape} "
                          f"with axis={axis}")  # fmt: skip
     x, y = _last(x, axis), _last(y, axis)
+    check_loop_ranks("(n),(n)->()", [x.aval.shape, y.aval.shape], [1, 1])
     x = conjugate(x) if kind(x) == "c" else x
     out = _out_type(b, x, y, preferred_element_type, "vecdot")
     x, y, nb = _batched(b, x, y, 1, 1, "vecdot")
@@ -170,6 +172,10 @@ def vecdot(x1: Any, x2: Any, /, *, axis: int = -1, precision: Any = None,
 
 def _matvec(b: Context, m: Tracer, v: Tracer, vec_first: bool, name: str) -> Any:
     out = _out_type(b, m, v, None, name) if not vec_first else _out_type(b, v, m, None, name)
+    if vec_first:
+        check_loop_ranks("(n),(n,m)->(m)", [v.aval.shape, m.aval.shape], [1, 2])
+    else:
+        check_loop_ranks("(n,m),(m)->(n)", [m.aval.shape, v.aval.shape], [2, 1])
     m, v, nb = _batched(b, m, v, 2, 1, name)
     k = m.aval.shape[-1] if not vec_first else m.aval.shape[-2]
     if v.aval.shape[-1] != k:

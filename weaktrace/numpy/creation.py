@@ -12,8 +12,10 @@ from typing import Any
 import jax
 import numpy as np
 
+from weaktrace.core import primitives_random as R
 from weaktrace.core.literals import literal_value
-from weaktrace.errors import InvalidInputError, OperandTypeError
+from weaktrace.core.promotion import bind
+from weaktrace.errors import ConcretizationError, InvalidInputError, OperandTypeError
 from weaktrace.ir.values import AbstractValue
 from weaktrace.numpy._core import (
     BOOL,
@@ -79,6 +81,14 @@ def _filled(shape: Any, value: int, dtype: Any, name: str) -> Any:
     return broadcast_scalar(lit(b, value, dt), shape_arg(shape))
 
 
+def key_like(b: Context, fill: Tracer, dt: DType, shape: tuple[int, ...]) -> Tracer:
+    """A PRNG key array of dtype `dt` (``key<fry>``) whose key data all hold `fill`, as
+    jax's ``*_like`` make one from a key array: a ``random_wrap`` of filled uint32 data."""
+    data = convert(b, fill, b.policy.user_dtype("uint32"), False)
+    data = broadcast_to(data, (*shape, *R.key_shape(dt)))
+    return bind(R.random_wrap_p, data, impl=dt)
+
+
 def _like(name: str, value: Any) -> Callable[..., Any]:
     def fn(a: Any, dtype: Any = None, shape: Any = None, *, device: Any = None,
            out_sharding: Any = None) -> Any:  # fmt: skip
@@ -86,6 +96,8 @@ def _like(name: str, value: Any) -> Callable[..., Any]:
         x = operand(a, b)
         dt = x.aval.dt if dtype is None else b.policy.user_dtype(dtype)
         target = x.aval.shape if shape is None else shape_arg(shape)
+        if dt.kind == "K":
+            return key_like(b, lit(b, value, b.policy.user_dtype("uint32")), dt, target)
         return broadcast_scalar(lit(b, value, dt, dtype is None and x.aval.weak_type), target)
 
     return export_as(
@@ -108,6 +120,8 @@ def full_like(a: Any, fill_value: Any, dtype: Any = None, shape: Any = None, *,
         dt = b.policy.result([x.aval])[0] if dtype is None else b.policy.user_dtype(dtype)
         return broadcast_to(convert(b, fill, dt, False), target)
     dt = x.aval.dt if dtype is None else b.policy.user_dtype(dtype)
+    if dt.kind == "K":
+        return key_like(b, fill, dt, target)
     weak = dtype is None and x.aval.weak_type
     if not weak:
         _check_complex_fill(fill, dt)
@@ -130,11 +144,13 @@ def arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None, *,
            device: Any = None, out_sharding: Any = None) -> Any:  # fmt: skip
     """``jax.numpy.arange`` with concrete bounds (a constant, or iota for 0..n)."""
     b = context()
-    for v in (start, stop, step):
-        if v.__class__ is Tracer:
-            raise InvalidInputError(
+    names = ("stop", "", "") if stop is None and step is None else ("start", "stop", "step")
+    for v, name in zip((start, stop, step), names, strict=True):
+        if v.__class__ is Tracer or isinstance(v, jax.core.Tracer):  # (jax.jit of a call)
+            raise ConcretizationError(
                 "arange needs concrete bounds: its length must be known while tracing. "
-                "Mark the argument static (static_argnums) or compute the bound outside."
+                f"It arose in the jnp.arange argument '{name}'. Mark the argument static "
+                "(static_argnums) or compute the bound outside."
             )
     bounds = [v for v in (start, stop, step) if v is not None]
     if builtins.any(np.iscomplexobj(v) for v in bounds):

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from weaktrace.core.promotion import check_ranks
 from weaktrace.errors import ConcretizationError, OperandTypeError, ShapeError
 from weaktrace.numpy import indexed_update as U
 from weaktrace.numpy._core import (
@@ -33,6 +34,7 @@ from weaktrace.numpy._core import (
 )
 from weaktrace.numpy._lax import iota, select
 from weaktrace.numpy._lax import tri as _tri
+from weaktrace.numpy.creation import key_like
 from weaktrace.numpy.shapes import concatenate, expand_dims, reshape, stack
 
 
@@ -55,6 +57,8 @@ def empty_like(prototype: Any, dtype: Any = None, shape: Any = None, *, device: 
     x = operand(prototype, b)
     dt = x.aval.dt if dtype is None else b.policy.user_dtype(dtype)
     target = x.aval.shape if shape is None else shape_arg(shape)
+    if dt.kind == "K":
+        return key_like(b, lit(b, 0, b.policy.user_dtype("uint32")), dt, target)
     return _zeros(b, target, dt, dtype is None and x.aval.weak_type)
 
 
@@ -121,6 +125,8 @@ def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retste
     s, t = operands(b, (start, stop))
     dt, comp = _inexact_dtypes(b, [s, t], dtype)
     s, t = convert(b, s, comp, False), convert(b, t, comp, False)
+    if num > 1 or (num == 1 and not endpoint):  # jax's stop - start: its rank check
+        check_ranks("subtract", [t.aval.shape, s.aval.shape])
     bounds = list(result_shape("linspace", [s.aval.shape, t.aval.shape]))
     sb, tb = broadcast_to(s, tuple(bounds)), broadcast_to(t, tuple(bounds))
     axis = operator.index(axis)

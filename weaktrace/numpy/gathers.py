@@ -14,6 +14,7 @@ import operator
 import string
 from typing import Any
 
+import jax
 import numpy as np
 
 from weaktrace.core.primitives import GatherDims
@@ -51,7 +52,7 @@ def _ravel(x: Tracer) -> Tracer:
 def _concrete(x: Any, what: str, hint: str = "Compute it outside the traced function.") -> Any:
     if x.__class__ is Tracer:
         value = x.ctx.known(x)  # an eager value; under a trace none, as under jax.jit
-        if value is None:
+        if value is None or isinstance(value, jax.core.Tracer):  # jax.jit of an eager call
             raise ConcretizationError(
                 f"{what} needs a concrete value, got a tracer {x.aval}: its value is not "
                 f"known while tracing. {hint}"

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from weaktrace.core.promotion import check_ranks
 from weaktrace.errors import InvalidInputError, OperandTypeError, OperandValueError, ShapeError
 from weaktrace.numpy._core import N, Tracer, context, export, operand, promote
 
@@ -59,6 +60,7 @@ def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: in
     b = context(m, y, fweights, aweights)
     if y is not None:
         x, yy = promote(b, "cov", [operand(m, b), operand(y, b)], "inexact")
+        check_ranks("cov", [x.aval.shape, yy.aval.shape])  # jax's promote_args_inexact
         if _ndim(yy) > 2:
             raise ShapeError("y has more than 2 dimensions")
     else:

@@ -11,6 +11,7 @@ import warnings
 from collections.abc import Sequence
 from typing import Any
 
+import jax
 import numpy as np
 
 from weaktrace.dtypes.registry import by_name
@@ -36,6 +37,8 @@ _INT32 = by_name("int32")
 
 
 def _index_tuple(v: Any) -> tuple[int, ...]:
+    if isinstance(v, np.ndarray) and v.ndim == 1:  # a shape as an array: np.array([0, 1])
+        v = v.tolist()
     items = v if isinstance(v, tuple | list) else (v,)
     return tuple(operator.index(a) for a in items)
 
@@ -276,12 +279,27 @@ def tile(A: Any, reps: Any) -> Any:
     return reshape(y, tuple(s * k for s, k in zip(shape, r, strict=True)))
 
 
+def _abstract_jax_tracer(v: Any) -> bool:
+    """A jax tracer with no concrete value (jax.jit's; jax.jvp's of a constant has one)."""
+    return isinstance(v, jax.core.Tracer) and v.to_concrete_value() is None
+
+
 def _split(op: str, ary: Any, indices_or_sections: Any, axis: int) -> list[Any]:
     b = context(ary)
     x = operand(ary, b)
     ax = axis_arg(axis, x.aval.ndim, op)
     size = x.aval.shape[ax]
     ios = indices_or_sections
+    parts = ios if isinstance(ios, tuple | list) else [ios]
+    if builtins.any(_abstract_jax_tracer(i) for i in parts):  # jax.jit of an eager call
+        raise ConcretizationError(
+            "Abstract tracer value encountered where concrete value is expected: "
+            f"{op}'s indices_or_sections must be concrete (known while tracing)."
+        )
+    if isinstance(ios, jax.core.Tracer):  # concrete (jax.jvp of a constant): its value
+        ios = ios.to_concrete_value()
+    elif isinstance(ios, tuple | list):
+        ios = [i.to_concrete_value() if isinstance(i, jax.core.Tracer) else i for i in ios]
     if isinstance(ios, tuple | list) or (np.ndim(ios) > 0 and ios.__class__ is not Tracer):
         bounds = [0, *(operator.index(i) for i in np.asarray(ios).tolist()), size]
         sizes = [hi - lo for lo, hi in itertools.pairwise(bounds)]
@@ -291,7 +309,8 @@ def _split(op: str, ary: Any, indices_or_sections: Any, axis: int) -> list[Any]:
     else:
         if ios.__class__ is Tracer and not ios.ctx.eager:
             raise ConcretizationError(f"{op}: the number of sections must be concrete")
-        n = operator.index(np.asarray(ios.concrete() if ios.__class__ is Tracer else ios).item())
+        # int(), as jax reads the count: a float 2.0 is 2 sections
+        n = int(np.asarray(ios.concrete() if ios.__class__ is Tracer else ios).item())
         if n <= 0:
             raise ShapeError(f"{op}: number of sections must be larger than 0")
         part, r = divmod(size, n)

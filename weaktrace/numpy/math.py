@@ -20,7 +20,7 @@ import numpy as np
 from weaktrace.core import primitives_math as M
 from weaktrace.core import primitives_nn as N
 from weaktrace.core.promotion import check_ranks
-from weaktrace.dtypes.registry import by_name
+from weaktrace.dtypes.registry import by_name, key_dtype
 from weaktrace.errors import OperandTypeError, OperandValueError
 from weaktrace.numpy import ufuncs as U
 from weaktrace.numpy._core import (
@@ -362,9 +362,18 @@ def iscomplexobj(x: Any) -> bool:
         return False
     dt = getattr(x, "dtype", None)
     if dt is None and isinstance(x, list | tuple):
-        dt = np.result_type(*[np.asarray(v).dtype for v in x]) if x else np.float64
+        dts = [getattr(v, "dtype", None) for v in x]  # a jax tracer has no numpy value
+        dt = (
+            np.result_type(
+                *[np.asarray(v).dtype if d is None else d for v, d in zip(x, dts, strict=True)]
+            )
+            if x
+            else np.float64
+        )
     if dt is None:
         dt = operand(x, context(x)).dtype
+    if key_dtype(dt) is not None:
+        return False  # a PRNG key array (key<fry>): numpy cannot read its dtype
     return bool(np.issubdtype(dt, np.complexfloating))
 
 
@@ -379,6 +388,8 @@ def isclose(a: Any, b: Any, rtol: Any = 1e-05, atol: Any = 1e-08, equal_nan: boo
     """``jax.numpy.isclose``: abs(a - b) <= atol + rtol * abs(b) (and equal or both-inf)."""
     ctx = context(a, b, rtol, atol)
     a, b = promote_args(ctx, "isclose", (a, b))
+    if a.aval[1].kind == "K":  # PRNG key arrays: equal key data, as jax compares them
+        return emit(P.eq_p, a, b)
     a, b = promote_args(ctx, "isclose", (a, b), "inexact")
     real_dt = P._real_dtype(a.aval[1])
     rtol, atol = (convert(ctx, operand(t, ctx), real_dt, False) for t in (rtol, atol))

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from weaktrace.errors import InvalidInputError, ShapeError
+from weaktrace.errors import InvalidInputError, RankPromotionError, ShapeError
 from weaktrace.numpy._core import (
     BOOL,
     Context,
@@ -129,9 +129,18 @@ def array_equiv(a1: Any, a2: Any) -> Any:
     """``jax.numpy.array_equiv``: all elements equal after broadcasting."""
     b = context(a1, a2)
     x, y = _seq_op(a1, b), _seq_op(a2, b)
-    # jax only catches ValueError around ``equal``; its shape error is a TypeError, so
-    # unbroadcastable shapes raise (our ShapeError) rather than give False.
-    return _all(x == y)
+    # jax only catches ValueError around ``equal``: its rank check (under 'raise') and its
+    # broadcast of shapes of different ranks raise one, so those give False; shapes of
+    # equal rank that do not broadcast are lax's TypeError, so they raise (ShapeError).
+    try:
+        eq = x == y
+    except RankPromotionError:
+        return _full(b, False, BOOL, ())
+    except ShapeError:
+        if x.aval.ndim == y.aval.ndim:
+            raise
+        return _full(b, False, BOOL, ())
+    return _all(eq)
 
 
 def _moveaxis(x: Any, src: int, dst: int) -> Any:

@@ -177,6 +177,7 @@ def argpartition(a: Any, kth: int, axis: int = -1) -> Any:
     bottom = _top_k(b, _neg_key(x), k + 1)[1]
     n = x.aval.shape[-1]
     j = _iota(b, bottom.aval[1], (n,), 0)
+    j = reshape(j, (1,) * bottom.aval.ndim + (n,))  # equal ranks: no rank promotion
     chosen = reshape(bottom, (*bottom.aval.shape, 1)) == j  # [..., k+1, n]
     from weaktrace.numpy.reductions import any as _any
 
@@ -234,6 +235,7 @@ def searchsorted(a: Any, v: Any, side: str = "left", sorter: Any = None, *,
         return emit(P.broadcast_in_dim_p, lit(b, 0, dt), shape=q.aval.shape,
                     broadcast_dimensions=())  # fmt: skip
     xs = reshape(x, (n,) + (1,) * q.aval.ndim)
+    q = reshape(q, (1, *q.aval.shape))  # equal ranks: no rank promotion to check
     hits = _lt(xs, q) if side == "left" else ~_lt(q, xs)
     from weaktrace.numpy.reductions import sum as _sum
 

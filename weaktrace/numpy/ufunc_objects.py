@@ -260,8 +260,9 @@ def _outer(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
         _check(f"{name}.outer", A, B)
         b = context(A, B)
         x, y = operand(A, b), operand(B, b)
-        if x.aval.ndim and y.aval.ndim:
+        if x.aval.ndim and y.aval.ndim:  # equal ranks: no rank promotion to check
             x = reshape(x, x.aval.shape + (1,) * y.aval.ndim)
+            y = reshape(y, (1,) * (x.aval.ndim - y.aval.ndim) + y.aval.shape)
         out = fn(x, y)
         return to_jax(out) if b.eager else out
 

@@ -24,6 +24,7 @@ from jax._src.numpy.linalg import EighResult, EigResult, QRResult, SlogdetResult
 
 from weaktrace.core import primitives_linalg as L
 from weaktrace.core.primitives_lax import sort_p
+from weaktrace.core.promotion import check_loop_ranks
 from weaktrace.errors import InvalidInputError, OperandValueError, ShapeError
 from weaktrace.numpy import contractions, creation, reductions, shapes, ufuncs
 from weaktrace.numpy._core import (
@@ -270,6 +271,8 @@ def solve(a: Any, b: Any) -> Any:
     n = _square("solve", a)
     vector = len(sb) == 1
     core = sb[-1:] if vector else sb[-2:]
+    sig = "(m,m),(m)->(m)" if vector else "(m,m),(m,n)->(m,n)"
+    check_loop_ranks(sig, [sa, sb], [2, len(core)])
     if not core or core[0] != n:
         raise ShapeError(f"solve: a {sa} and b {sb} do not fit")
     try:
