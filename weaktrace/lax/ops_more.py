@@ -28,7 +28,7 @@ from weaktrace.core.promotion import bind, convert, lit
 from weaktrace.core.trace import Tracer
 from weaktrace.errors import OperandTypeError
 from weaktrace.ir.values import AbstractValue
-from weaktrace.lax import ops
+from weaktrace.lax import dimchecks, ops
 from weaktrace.lax.ops import _named, _ops
 
 EXPORTS: dict[str, Callable[..., Any]] = {}
@@ -362,6 +362,8 @@ def gather(
     """``jax.lax.gather``; batching dims become iota start indices (as XLA expands
     them)."""
     ctx, (x, idx) = _ops(operand_, start_indices)
+    sizes = tuple(operator.index(s) for s in slice_sizes)
+    dimchecks.check_gather(x.aval[0], idx.aval[0], dimension_numbers, sizes)
     ob = tuple(map(int, dimension_numbers.operand_batching_dims))
     idx = _batched_indices(x, idx, ob, dimension_numbers.start_indices_batching_dims, "gather")
     dn = P.GatherDims(
@@ -370,7 +372,6 @@ def gather(
         (*dimension_numbers.start_index_map, *ob),
     )
     m = "promise_in_bounds" if mode is None else _mode(mode)  # jax's gather default
-    sizes = tuple(operator.index(s) for s in slice_sizes)
     if m == "one_hot":
         raise NotImplementedError("weaktrace.lax.gather: mode ONE_HOT is not supported yet")
     if m == "fill" and fill_value is not None:
@@ -408,6 +409,7 @@ def _scatter(name: str, prim: Any) -> Callable[..., Any]:
         mode: Any = None,
     ) -> Any:
         ctx, (x, idx, u) = _ops(operand_, scatter_indices, updates)
+        dimchecks.check_scatter(x.aval[0], idx.aval[0], u.aval[0], dimension_numbers)
         dims, idx = _sdims(dimension_numbers, x, idx)
         params = {
             "dimension_numbers": dims,
@@ -442,6 +444,8 @@ def scatter_apply(
 ) -> Any:
     """``jax.lax.scatter_apply``: func applied to each indexed element."""
     ctx, (x, idx) = _ops(operand_, scatter_indices)
+    shape = tuple(map(operator.index, update_shape))
+    dimchecks.check_scatter(x.aval[0], idx.aval[0], shape, dimension_numbers)
     dims, idx = _sdims(dimension_numbers, x, idx)
     scalar = AbstractValue.make((), x.aval[1], x.aval[2])
 
@@ -456,7 +460,7 @@ def scatter_apply(
         )
     params = {
         "dimension_numbers": dims,
-        "update_shape": tuple(map(operator.index, update_shape)),
+        "update_shape": shape,
         "program": made.program,
         "policy": ctx.policy,
         "indices_are_sorted": bool(indices_are_sorted),
