@@ -169,3 +169,21 @@ def test_scatter_apply_checks_its_update_shape():
 
     _same_error(run(wlax), run(lax))
 
+
+# -- lax.pad's errors -------------------------------------------------------------------
+# lax_test's testPadErrors matches jax's words ("padding_value must be a scalar", ...);
+# weaktrace raised ValueError in its own words, and checked interior padding per axis.
+
+PAD_ERRORS = {
+    "value_not_scalar": ((2,), np.zeros(2), ((0, 0, 0),)),
+    "config_length": ((2,), 0.0, ((0, 1, 0), (0, 1, 0))),
+    "interior_negative": ((2,), 0.0, ((0, 1, -1),)),
+    "interior_before_size": ((2, 3), 0.0, ((-9, 0, 0), (0, 0, -1))),
+    "size_negative": ((2,), 0.0, ((-3, 0, 0),)),
+}
+
+
+@pytest.mark.parametrize("case", PAD_ERRORS)
+def test_pad_errors_are_jaxs(case):
+    shape, value, config = PAD_ERRORS[case]
+    _same_error(wlax.pad, lax.pad, np.zeros(shape), value, config)
