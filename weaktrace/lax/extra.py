@@ -180,8 +180,10 @@ def ragged_dot_general(lhs: Any, rhs: Any, group_sizes: Any, ragged_dot_dimensio
     dot = ((tuple(map(int, xc)), tuple(map(int, yc))), (tuple(map(int, xb)), tuple(map(int, yb))))
     dn = (dot, tuple(map(int, rdn.lhs_ragged_dimensions)),
           tuple(map(int, rdn.rhs_group_dimensions)))  # fmt: skip
+    # out_sharding goes on to jax's ragged_dot_general (a param only when given)
+    sharding = {} if out_sharding is None else {"out_sharding": out_sharding}
     return bind(X.ragged_dot_general_p, x, y, gs, dimension_numbers=dn,
-                preferred_element_type=_pref(ctx, preferred_element_type))  # fmt: skip
+                preferred_element_type=_pref(ctx, preferred_element_type), **sharding)  # fmt: skip
 
 
 @export
