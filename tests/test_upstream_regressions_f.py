@@ -263,3 +263,42 @@ def test_ragged_dot_passes_out_sharding_to_jax():
         want = jax.jit(lambda *a: lax.ragged_dot(*a, out_sharding=spec))(*args).sharding
         for run in (wlax.ragged_dot, jax.jit(wlax.ragged_dot, static_argnames="out_sharding")):
             assert run(*args, out_sharding=spec).sharding == want
+
+
+# -- errors lax_test matches by jax's words ---------------------------------------------
+# testReduceWindowFailures, testSplitErrors, testReshapeWithUnusualShapes and
+# test_conv_general_dilated_different_input_ranks_error: weaktrace raised its own words
+# (and lax.reshape took 3.0 or an array as a dimension through int()).
+
+WORDED_ERRORS = {
+    "reduce_window_empty": ("reduce_window", (np.ones((1,)), 0.0, lax.add),
+                            {"padding": "VALID", "window_dimensions": (0,),
+                             "window_strides": (1,)}),
+    "reduce_window_stride_0": ("reduce_window", (np.ones((1,)), 0.0, lax.add),
+                               {"padding": "VALID", "window_dimensions": (1,),
+                                "window_strides": (0,)}),
+    "reduce_window_max_stride_0": ("reduce_window", (np.ones((3,)), -np.inf, lax.max),
+                                   {"padding": "VALID", "window_dimensions": (2,),
+                                    "window_strides": (0,)}),
+    "split_negative": ("split", (np.arange(5), [-1]), {}),
+    "split_sum": ("split", (np.arange(5), [6]), {}),
+    "split_axis": ("split", (np.arange(5),), {"sizes": (), "axis": 1}),
+    "reshape_array_dim": ("reshape", (np.ones(3), (np.array([3, 1]),)), {}),
+    "reshape_float_dim": ("reshape", (np.ones(3), (3.0, 1)), {}),
+    "conv_ranks": ("conv_general_dilated", (np.ones((1, 1, 1)), np.ones((1, 1, 1, 1))),
+                   {"window_strides": (1,), "padding": ((0, 0),),
+                    "dimension_numbers": lax.ConvDimensionNumbers(*[(0, 1, 2)] * 3)}),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", WORDED_ERRORS)
+def test_errors_in_jaxs_words(case):
+    name, args, kwargs = WORDED_ERRORS[case]
+    _same_error(getattr(wlax, name), getattr(lax, name), *args, **kwargs)
+
+
+def test_reshape_takes_concrete_integer_values():
+    x = np.ones(3, np.float32)
+    want = lax.reshape(x, (lax.add(1, 2), np.int64(1)))
+    got = wlax.reshape(x, (wlax.add(1, 2), np.int64(1)))
+    assert (got.shape, got.dtype) == (want.shape, want.dtype)

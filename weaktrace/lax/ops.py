@@ -226,8 +226,18 @@ def reshape(operand_: Any, new_sizes: Sequence[int], dimensions: Sequence[int] |
     _, (x,) = _ops(operand_)
     if dimensions is not None and tuple(dimensions) != tuple(range(x.aval.ndim)):
         x = bind(P.transpose_p, x, permutation=tuple(dimensions))
-    new = tuple(map(int, new_sizes))
+    new = _sizes(new_sizes)
     return x if new == x.aval[0] else bind(P.reshape_p, x, new_sizes=new)
+
+
+def _sizes(shape: Any) -> tuple[int, ...]:
+    """A shape of concrete integers; else jax's canonicalize_shape TypeError."""
+    try:
+        return tuple(operator.index(d) for d in shape)
+    except TypeError:
+        raise ShapeError(
+            f"Shapes must be 1D sequences of concrete values of integer type, got {shape}."
+        ) from None
 
 
 @export

@@ -170,8 +170,13 @@ def split(operand_: Any, sizes: Sequence[int], axis: int = 0) -> Any:
     _, (x,) = _ops(operand_)
     axis = _axis(axis, x.aval.ndim)
     sizes = [operator.index(s) for s in sizes]
-    if builtins.sum(sizes) != x.aval[0][axis] or any(s < 0 for s in sizes):
-        raise ValueError(f"split sizes {sizes} must add up to dimension {axis} of {x.aval}")
+    if any(s < 0 for s in sizes):  # jax's _split_shape_rule, its words
+        raise ValueError(f"Sizes passed to split must be nonnegative, got {sizes}")
+    if builtins.sum(sizes) != x.aval[0][axis]:
+        raise ValueError(
+            f"Sum of sizes {builtins.sum(sizes)} must be equal to dimension {axis} of the "
+            f"operand shape {list(x.aval[0])}"
+        )
     out, start = [], 0
     for s in sizes:
         out.append(ops.slice_in_dim(x, start, start + s, 1, axis))
