@@ -302,3 +302,12 @@ def test_reshape_takes_concrete_integer_values():
     want = lax.reshape(x, (lax.add(1, 2), np.int64(1)))
     got = wlax.reshape(x, (wlax.add(1, 2), np.int64(1)))
     assert (got.shape, got.dtype) == (want.shape, want.dtype)
+
+
+def test_reduce_window_output_structure_error_is_jaxs():
+    # lax_test's testReduceWindowFailures: jax raises ValueError in these words
+    def run(lx):
+        return lambda: lx.reduce_window(np.ones((1,)), 0.0, lambda x, y: [x + y], (1,), (1,),
+                                        "VALID")  # fmt: skip
+
+    _same_error(run(wlax), run(lax))
