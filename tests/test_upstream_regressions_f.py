@@ -4,6 +4,8 @@ weaktrace's mirrors. Each is checked here against jax, computed at test time."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import jax
 import numpy as np
 import pytest
@@ -311,3 +313,45 @@ def test_reduce_window_output_structure_error_is_jaxs():
                                         "VALID")  # fmt: skip
 
     _same_error(run(wlax), run(lax))
+
+
+# -- precision reaches jax ----------------------------------------------------------------
+# lax_autodiff_test's testDotGrad / testDotGeneralContractAndBatchGrads: weaktrace dropped
+# `precision` (dot, dot_general, conv_general_dilated, ragged_dot_general), so jax ran
+# them at default precision (a different result on TPU/GPU) and the pullback had none.
+
+DN = (([1], [0]), ([], []))
+PRECISION_CASES = {
+    "dot": (lambda lx, p: partial(lx.dot, precision=p), [(3, 2), (2, 4)]),
+    "dot_general": (lambda lx, p: partial(lx.dot_general, dimension_numbers=DN, precision=p),
+                    [(3, 2), (2, 4)]),
+    "conv": (lambda lx, p: partial(lx.conv, window_strides=(1,), padding="SAME", precision=p),
+             [(1, 2, 5), (3, 2, 2)]),
+    "ragged_dot": (lambda lx, p: lambda a, b: lx.ragged_dot(a, b, np.array([1, 2], np.int32),
+                                                             precision=p),
+                   [(3, 2), (2, 2, 4)]),
+}  # fmt: skip
+
+
+def _eqns(jaxpr):
+    for e in jaxpr.eqns:
+        yield e
+        for v in e.params.values():
+            inner = getattr(v, "jaxpr", v)  # a ClosedJaxpr or a Jaxpr (weaktrace's pjit)
+            if hasattr(inner, "eqns"):
+                yield from _eqns(inner)
+
+
+def _precisions(fn, *args):
+    jaxpr = jax.make_jaxpr(lambda *a: jax.vjp(fn, *a)[1](fn(*a)))(*args)
+    return [e.params["precision"] for e in _eqns(jaxpr.jaxpr) if "precision" in e.params]
+
+
+@pytest.mark.parametrize("precision", [lax.Precision.HIGHEST, "high", None])
+@pytest.mark.parametrize("case", PRECISION_CASES)
+def test_precision_reaches_jax(case, precision):
+    make, shapes = PRECISION_CASES[case]
+    args = [np.ones(s, np.float32) for s in shapes]
+    want = _precisions(make(lax, precision), *args)
+    assert _precisions(make(wlax, precision), *args) == want
+    assert _precisions(wt.trace(make(wlax, precision)), *args) == want

@@ -550,6 +550,7 @@ def _dot_general(
         tuple[tuple[int, ...], tuple[int, ...]], tuple[tuple[int, ...], tuple[int, ...]]
     ],
     preferred_element_type: DType | None,
+    precision: object = None,  # for the lowering only
 ) -> list[AbstractValue]:
     (xc, yc), (xb, yb) = dimension_numbers
     dt = _dot_dtype(x[1], y[1], preferred_element_type)

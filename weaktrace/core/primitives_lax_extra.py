@@ -155,6 +155,7 @@ def _ragged_dot_general(
     dimension_numbers: RaggedDims,
     preferred_element_type: Any,
     out_sharding: Any = None,
+    precision: Any = None,
 ) -> list[AbstractValue]:
     """jax's _ragged_dot_general_shape_rule, its checks in its order and words, then its
     dtype rule (group_sizes integers)."""

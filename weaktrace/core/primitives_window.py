@@ -176,6 +176,7 @@ def _conv(
     feature_group_count: int,
     batch_group_count: int,
     preferred_element_type: DType | None,
+    precision: Any = None,  # for the lowering only
 ) -> list[AbstractValue]:
     """``lax.conv_general_dilated``'s shape and dtype rule, in any layout: the
     specs give (batch, feature, spatial...) of lhs, (out, in, spatial...) of rhs and

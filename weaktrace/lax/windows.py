@@ -25,7 +25,7 @@ from weaktrace.core.trace import Context, Tracer
 from weaktrace.errors import ShapeError, WeaktraceError
 from weaktrace.ir.values import AbstractValue
 from weaktrace.lax import ops, ops_more
-from weaktrace.lax.ops import _ops
+from weaktrace.lax.ops import _ops, precision_param
 
 EXPORTS: dict[str, Callable[..., Any]] = {}
 export = exporter(EXPORTS)
@@ -154,6 +154,7 @@ def conv_general_dilated(
         "feature_group_count": operator.index(feature_group_count),
         "batch_group_count": operator.index(batch_group_count),
         "preferred_element_type": pref,
+        **precision_param(precision),
     }
     return ctx.emit(W.conv_p, (x, k), params)
 
