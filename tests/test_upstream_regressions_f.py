@@ -355,3 +355,21 @@ def test_precision_reaches_jax(case, precision):
     want = _precisions(make(lax, precision), *args)
     assert _precisions(make(wlax, precision), *args) == want
     assert _precisions(wt.trace(make(wlax, precision)), *args) == want
+
+
+# -- lax.broadcast_shapes validates its shapes ------------------------------------------
+# lax_vmap_test's testBroadcastShapesFaultyInputs: weaktrace broadcast (-1,) to (-1,)
+# silently and took "hello" for a shape error only by accident (operator.index of a str).
+
+BROADCAST_SHAPES_ERRORS = {
+    "negative": [(-1,)],
+    "negative_second": [(2,), (-1,)],
+    "string": ["hello"],
+    "float": [(2.0, 3)],
+    "incompatible": [(3, 1), (4, 1)],
+}
+
+
+@pytest.mark.parametrize("case", BROADCAST_SHAPES_ERRORS)
+def test_broadcast_shapes_errors_are_jaxs(case):
+    _same_error(wlax.broadcast_shapes, lax.broadcast_shapes, *BROADCAST_SHAPES_ERRORS[case])

@@ -26,7 +26,7 @@ from weaktrace.core.primitives_bitcast import bitcast_convert_type_p
 from weaktrace.core.program import eager_program, make_program
 from weaktrace.core.promotion import bind, convert, lit
 from weaktrace.core.trace import Tracer
-from weaktrace.errors import OperandTypeError
+from weaktrace.errors import OperandTypeError, ShapeError
 from weaktrace.ir.values import AbstractValue
 from weaktrace.lax import dimchecks, ops
 from weaktrace.lax.ops import _named, _ops
@@ -258,8 +258,9 @@ def broadcast_shapes(*shapes: Sequence[int]) -> tuple[int, ...]:
     """``jax.lax.broadcast_shapes``: numpy's broadcasting of static shapes."""
     if not shapes:
         return ()
-    n = builtins.max(len(s) for s in shapes)
-    padded = [(1,) * (n - len(s)) + tuple(map(operator.index, s)) for s in shapes]
+    dims = [_static_shape(s) for s in shapes]
+    n = builtins.max(len(s) for s in dims)
+    padded = [(1,) * (n - len(s)) + s for s in dims]
     out = []
     for sizes in zip(*padded, strict=True):
         big = {s for s in sizes if s != 1}
@@ -270,6 +271,18 @@ def broadcast_shapes(*shapes: Sequence[int]) -> tuple[int, ...]:
 
 
 EXPORTS["broadcast_shapes"] = broadcast_shapes
+
+
+def _static_shape(shape: Any) -> tuple[int, ...]:
+    """jax's _validate_shapes: concrete integers (else canonicalize_shape's TypeError),
+    none negative."""
+    dims = ops._sizes((shape,) if isinstance(shape, int) else shape)
+    if any(d < 0 for d in dims):
+        raise ShapeError(
+            "Only non-negative indices are allowed when broadcasting static shapes, but got "
+            f"shape {shape!r}."
+        )
+    return dims
 
 
 @export
