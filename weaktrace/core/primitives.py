@@ -11,6 +11,7 @@ explicitly; iota, argmax/argmin and comparisons of strong values are strong.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Sequence
 
 import ml_dtypes
@@ -476,7 +477,9 @@ def _gather(
         raise ShapeError(f"gather indices {indices.shape} must end in {len(start_map)}")
     if (
         len(slice_sizes) != x.ndim
-        or any(not 0 <= s <= n for s, n in zip(slice_sizes, x.shape, strict=True))
+        or any(s < 0 for s in slice_sizes)
+        # with no start index jax (and XLA) accept windows larger than the operand
+        or (0 not in indices.shape and any(map(operator.gt, slice_sizes, x.shape)))
         or any(slice_sizes[d] != 1 for d in collapsed)
     ):
         raise ShapeError(f"gather slice sizes {slice_sizes} do not fit shape {x.shape}")
@@ -554,6 +557,7 @@ def _dot_general(
         tuple[tuple[int, ...], tuple[int, ...]], tuple[tuple[int, ...], tuple[int, ...]]
     ],
     preferred_element_type: DType | None,
+    precision: object = None,  # for the lowering only
 ) -> list[AbstractValue]:
     (xc, yc), (xb, yb) = dimension_numbers
     dt = _dot_dtype(x[1], y[1], preferred_element_type)

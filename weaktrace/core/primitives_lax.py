@@ -60,19 +60,31 @@ reduce_precision_p = _def("reduce_precision", _reduce_precision)
 def _pad(x: AbstractValue, value: AbstractValue, *,
          padding_config: tuple[tuple[int, int, int], ...]) -> list[AbstractValue]:  # fmt: skip
     _same_dtypes("pad", [x, value])
+    # jax's _pad_shape_rule: its checks in its order and words (ValueError)
     if value.shape != ():
-        raise ShapeError(f"pad value must be a scalar, got {value}")
+        raise ShapeError(
+            f"padding_value must be a scalar; got np.shape(padding_value)={value.shape}"
+        )
     if len(padding_config) != x.ndim:
-        raise ShapeError(f"pad config {padding_config} does not fit rank {x.ndim}")
-    shape = []
-    for n, (lo, hi, interior) in zip(x.shape, padding_config, strict=True):
-        if interior < 0:
-            raise ShapeError(f"interior padding must be >= 0, got {interior}")
-        size = lo + hi + n + max(0, n - 1) * interior
-        if size < 0:
-            raise ShapeError(f"padding {padding_config} gives a negative dimension for {x.shape}")
-        shape.append(size)
-    return [_make(tuple(shape), x[1], x.weak_type and value.weak_type)]
+        raise ShapeError(
+            "length of padding_config must equal the number of axes of operand, got "
+            f"padding_config {padding_config} for operand shape {x.shape}"
+        )
+    if any(interior < 0 for _, _, interior in padding_config):
+        raise ShapeError(
+            f"interior padding in padding_config must be nonnegative, got padding_config "
+            f"{padding_config}"
+        )
+    shape = tuple(
+        lo + hi + n + max(0, n - 1) * interior
+        for n, (lo, hi, interior) in zip(x.shape, padding_config, strict=True)
+    )
+    if any(size < 0 for size in shape):
+        raise ShapeError(
+            f"Dimension size after padding is not at least 0, got result shape {shape}, for "
+            f"padding_config {padding_config} and operand shape {x.shape}"
+        )
+    return [_make(shape, x[1], x.weak_type and value.weak_type)]
 
 
 pad_p = _def("pad", _pad)

@@ -112,6 +112,41 @@ def ragged_mode(ndim: int, dn: RaggedDims) -> str:
     return "noncontracting"
 
 
+def _ragged_range(dim: int, rank: int, what: str, arg: str) -> None:
+    if not 0 <= dim < rank:
+        raise ShapeError(
+            f"ragged_dot_general requires {what} numbers to be nonnegative and less than the "
+            f"number of axes of the {arg} value, got {dim} for {arg} of rank {rank}."
+        )
+
+
+def _group_sizes_prefix(mode: str, rank: int, r: int, dot: Any) -> list[int]:
+    """The lhs dims a group_sizes of rank > 1 leads with (jax's [b..., x..., g]): the
+    batch dims, then those of the ragged dim's kind before it."""
+    (xc, _), (xb, _) = dot
+    if mode == "batch":
+        return list(xb[: list(xb).index(r)])
+    kind = list(xc) if mode == "contracting" else [d for d in range(rank) if d not in (*xc, *xb)]
+    return [*xb, *kind[: kind.index(r)]]
+
+
+def _ragged_group_dim(y: AbstractValue, group: tuple[int, ...], dot: Any, g: int) -> None:
+    if len(group) != 1:
+        raise ShapeError(
+            "ragged_dot_general requires exactly one rhs group dimension when lhs ragged "
+            "dimension is noncontracting."
+        )
+    _ragged_range(group[0], y.ndim, "rhs group dimension", "rhs")
+    (_, yc), (_, yb) = dot
+    if group[0] in (*yc, *yb):
+        raise ShapeError(
+            "ragged_dot_general requires rhs group dimension numbers to be distinct from "
+            "contracting and batch dimensions."
+        )
+    if y.shape[group[0]] != g:
+        raise ShapeError(f"expected rhs group dimension size to be {g}, got {y.shape[group[0]]}.")
+
+
 def _ragged_dot_general(
     x: AbstractValue,
     y: AbstractValue,
@@ -119,42 +154,44 @@ def _ragged_dot_general(
     *,
     dimension_numbers: RaggedDims,
     preferred_element_type: Any,
+    out_sharding: Any = None,
+    precision: Any = None,
 ) -> list[AbstractValue]:
+    """jax's _ragged_dot_general_shape_rule, its checks in its order and words, then its
+    dtype rule (group_sizes integers)."""
     dot, ragged, group = dimension_numbers
     if len(ragged) != 1:
         raise ShapeError("ragged_dot_general expects exactly one lhs ragged dimension.")
-    if not 0 <= ragged[0] < x.ndim:
-        raise ShapeError(f"lhs ragged dimension {ragged[0]} is out of range for {x}")
-    if gs[1].kind not in "iu":
-        raise OperandTypeError(
-            "ragged_dot_general requires that group_sizes.dtype is subtype of np.integer."
-        )
-    if gs.ndim != 1:
-        raise NotImplementedError("weaktrace.lax.ragged_dot_general: group_sizes must be 1-d")
-    g = gs.shape[0]
+    _ragged_range(ragged[0], x.ndim, "lhs ragged dimension", "lhs")
     mode = ragged_mode(x.ndim, dimension_numbers)
+    if gs.ndim == 0:
+        raise ShapeError("expected rank of group_sizes to be >=1.")
+    if gs.ndim != 1:
+        prefix = _group_sizes_prefix(mode, x.ndim, ragged[0], dot)
+        want = (*(x.shape[d] for d in prefix), gs.shape[-1])
+        if gs.shape != want:
+            raise ShapeError(f"expected group_sizes to have shape {want}, got {gs.shape}.")
+    g = gs.shape[-1]
+    if mode != "noncontracting" and group:
+        raise ShapeError(
+            "ragged_dot_general requires zero group dimensions in the rhs when lhs ragged "
+            "dimension is contracting or batch."
+        )
     (xc, yc), (xb, yb) = dot
     if mode == "noncontracting":
-        if len(group) != 1 or not 0 <= group[0] < y.ndim or group[0] in (*yc, *yb):
-            raise ShapeError(
-                "ragged_dot_general requires exactly one rhs group dimension, distinct from "
-                f"the contracting and batch dimensions, got {group}"
-            )
-        if y.shape[group[0]] != g:
-            raise ShapeError(f"expected rhs group dimension size to be {g}, got {y.shape}")
+        _ragged_group_dim(y, group, dot, g)
         # dot_general over rhs without its group dimension
         keep = [i for i in range(y.ndim) if i != group[0]]
         y = _make(tuple(y.shape[i] for i in keep), y[1], y[2])
         renum = {old: new for new, old in enumerate(keep)}
         dot = ((xc, tuple(renum[i] for i in yc)), (xb, tuple(renum[i] for i in yb)))
-    elif group:
-        raise ShapeError(
-            "ragged_dot_general requires zero group dimensions in the rhs when lhs ragged "
-            "dimension is contracting or batch."
-        )
     (out,) = abstract_eval_rules[dot_general_p](
         x, y, dimension_numbers=dot, preferred_element_type=preferred_element_type
     )
+    if gs[1].kind not in "iu":
+        raise OperandTypeError(
+            "ragged_dot_general requires that group_sizes.dtype is subtype of np.integer."
+        )
     if mode == "contracting":
         out = _make((g, *out.shape), out[1], out[2])
     return [out]

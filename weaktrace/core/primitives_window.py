@@ -134,6 +134,16 @@ def _reduce_window(
         _check_program("reduce_window", program, inits)
     x = operands[0]
     n = x.ndim
+    # jax's _check_shapelike, first: windows and strides > 0, dilations >= 0
+    for arg, dims, low in (
+        ("window_dimensions", window_dimensions, 1),
+        ("window_strides", window_strides, 1),
+        ("base_dilation", base_dilation, 0),
+        ("window_dilation", window_dilation, 0),
+    ):
+        if any(d < low for d in dims):
+            bound = "strictly positive" if low else "nonnegative"
+            raise ShapeError(f"reduce_window {arg} must have every element be {bound}, got {dims}.")
     params = (window_dimensions, window_strides, padding, base_dilation, window_dilation)
     if any(len(p) != n for p in params):
         raise ShapeError(
@@ -166,6 +176,7 @@ def _conv(
     feature_group_count: int,
     batch_group_count: int,
     preferred_element_type: DType | None,
+    precision: Any = None,  # for the lowering only
 ) -> list[AbstractValue]:
     """``lax.conv_general_dilated``'s shape and dtype rule, in any layout: the
     specs give (batch, feature, spatial...) of lhs, (out, in, spatial...) of rhs and
@@ -175,7 +186,12 @@ def _conv(
         _check_preferred(dt, preferred_element_type)
         dt = preferred_element_type
     lspec, rspec, ospec = dimension_numbers
-    if lhs.ndim != rhs.ndim or lhs.ndim < 2 or len(lspec) != lhs.ndim:
+    if lhs.ndim != rhs.ndim:  # jax's words
+        raise ShapeError(
+            "conv_general_dilated lhs and rhs must have the same number of dimensions, but "
+            f"got {lhs.shape} and {rhs.shape}."
+        )
+    if lhs.ndim < 2 or len(lspec) != lhs.ndim:
         raise ShapeError(f"conv_general_dilated: ranks of {lhs} and {rhs} must agree (>= 2)")
     nsp = lhs.ndim - 2
     if not len(window_strides) == len(padding) == len(lhs_dilation) == len(rhs_dilation) == nsp:

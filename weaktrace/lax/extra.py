@@ -24,7 +24,7 @@ from weaktrace.core.promotion import bind, convert
 from weaktrace.core.trace import Tracer
 from weaktrace.dtypes import registry
 from weaktrace.lax import ops, windows
-from weaktrace.lax.ops import _ops
+from weaktrace.lax.ops import _ops, precision_param
 
 EXPORTS: dict[str, Callable[..., Any]] = {}
 export = exporter(EXPORTS)
@@ -180,8 +180,11 @@ def ragged_dot_general(lhs: Any, rhs: Any, group_sizes: Any, ragged_dot_dimensio
     dot = ((tuple(map(int, xc)), tuple(map(int, yc))), (tuple(map(int, xb)), tuple(map(int, yb))))
     dn = (dot, tuple(map(int, rdn.lhs_ragged_dimensions)),
           tuple(map(int, rdn.rhs_group_dimensions)))  # fmt: skip
+    # out_sharding goes on to jax's ragged_dot_general (a param only when given)
+    sharding = {} if out_sharding is None else {"out_sharding": out_sharding}
     return bind(X.ragged_dot_general_p, x, y, gs, dimension_numbers=dn,
-                preferred_element_type=_pref(ctx, preferred_element_type))  # fmt: skip
+                preferred_element_type=_pref(ctx, preferred_element_type), **sharding,
+                **precision_param(precision))  # fmt: skip
 
 
 @export

@@ -226,8 +226,18 @@ def reshape(operand_: Any, new_sizes: Sequence[int], dimensions: Sequence[int] |
     _, (x,) = _ops(operand_)
     if dimensions is not None and tuple(dimensions) != tuple(range(x.aval.ndim)):
         x = bind(P.transpose_p, x, permutation=tuple(dimensions))
-    new = tuple(map(int, new_sizes))
+    new = _sizes(new_sizes)
     return x if new == x.aval[0] else bind(P.reshape_p, x, new_sizes=new)
+
+
+def _sizes(shape: Any) -> tuple[int, ...]:
+    """A shape of concrete integers; else jax's canonicalize_shape TypeError."""
+    try:
+        return tuple(operator.index(d) for d in shape)
+    except TypeError:
+        raise ShapeError(
+            f"Shapes must be 1D sequences of concrete values of integer type, got {shape}."
+        ) from None
 
 
 @export
@@ -454,7 +464,16 @@ def dot_general(lhs: Any, rhs: Any, dimension_numbers: Any, precision: Any = Non
     (xc, yc), (xb, yb) = dimension_numbers
     dn = ((tuple(map(int, xc)), tuple(map(int, yc))), (tuple(map(int, xb)), tuple(map(int, yb))))
     pref = None if preferred_element_type is None else ctx.policy.user_dtype(preferred_element_type)
-    return bind(P.dot_general_p, x, y, dimension_numbers=dn, preferred_element_type=pref)
+    return bind(P.dot_general_p, x, y, dimension_numbers=dn, preferred_element_type=pref,
+                **precision_param(precision))  # fmt: skip
+
+
+def precision_param(precision: Any) -> dict[str, Any]:
+    """The ``precision`` param of a dot or conv, for jax's lowering (hashable; absent
+    when not given, so programs print as before)."""
+    if precision is None:
+        return {}
+    return {"precision": tuple(precision) if isinstance(precision, list) else precision}
 
 
 @export

@@ -26,9 +26,9 @@ from weaktrace.core.primitives_bitcast import bitcast_convert_type_p
 from weaktrace.core.program import eager_program, make_program
 from weaktrace.core.promotion import bind, convert, lit
 from weaktrace.core.trace import Tracer
-from weaktrace.errors import OperandTypeError
+from weaktrace.errors import OperandTypeError, ShapeError
 from weaktrace.ir.values import AbstractValue
-from weaktrace.lax import ops
+from weaktrace.lax import dimchecks, ops
 from weaktrace.lax.ops import _named, _ops
 
 EXPORTS: dict[str, Callable[..., Any]] = {}
@@ -170,8 +170,13 @@ def split(operand_: Any, sizes: Sequence[int], axis: int = 0) -> Any:
     _, (x,) = _ops(operand_)
     axis = _axis(axis, x.aval.ndim)
     sizes = [operator.index(s) for s in sizes]
-    if builtins.sum(sizes) != x.aval[0][axis] or any(s < 0 for s in sizes):
-        raise ValueError(f"split sizes {sizes} must add up to dimension {axis} of {x.aval}")
+    if any(s < 0 for s in sizes):  # jax's _split_shape_rule, its words
+        raise ValueError(f"Sizes passed to split must be nonnegative, got {sizes}")
+    if builtins.sum(sizes) != x.aval[0][axis]:
+        raise ValueError(
+            f"Sum of sizes {builtins.sum(sizes)} must be equal to dimension {axis} of the "
+            f"operand shape {list(x.aval[0])}"
+        )
     out, start = [], 0
     for s in sizes:
         out.append(ops.slice_in_dim(x, start, start + s, 1, axis))
@@ -253,8 +258,9 @@ def broadcast_shapes(*shapes: Sequence[int]) -> tuple[int, ...]:
     """``jax.lax.broadcast_shapes``: numpy's broadcasting of static shapes."""
     if not shapes:
         return ()
-    n = builtins.max(len(s) for s in shapes)
-    padded = [(1,) * (n - len(s)) + tuple(map(operator.index, s)) for s in shapes]
+    dims = [_static_shape(s) for s in shapes]
+    n = builtins.max(len(s) for s in dims)
+    padded = [(1,) * (n - len(s)) + s for s in dims]
     out = []
     for sizes in zip(*padded, strict=True):
         big = {s for s in sizes if s != 1}
@@ -265,6 +271,18 @@ def broadcast_shapes(*shapes: Sequence[int]) -> tuple[int, ...]:
 
 
 EXPORTS["broadcast_shapes"] = broadcast_shapes
+
+
+def _static_shape(shape: Any) -> tuple[int, ...]:
+    """jax's _validate_shapes: concrete integers (else canonicalize_shape's TypeError),
+    none negative."""
+    dims = ops._sizes((shape,) if isinstance(shape, int) else shape)
+    if any(d < 0 for d in dims):
+        raise ShapeError(
+            "Only non-negative indices are allowed when broadcasting static shapes, but got "
+            f"shape {shape!r}."
+        )
+    return dims
 
 
 @export
@@ -362,6 +380,8 @@ def gather(
     """``jax.lax.gather``; batching dims become iota start indices (as XLA expands
     them)."""
     ctx, (x, idx) = _ops(operand_, start_indices)
+    sizes = tuple(operator.index(s) for s in slice_sizes)
+    dimchecks.check_gather(x.aval[0], idx.aval[0], dimension_numbers, sizes)
     ob = tuple(map(int, dimension_numbers.operand_batching_dims))
     idx = _batched_indices(x, idx, ob, dimension_numbers.start_indices_batching_dims, "gather")
     dn = P.GatherDims(
@@ -370,7 +390,6 @@ def gather(
         (*dimension_numbers.start_index_map, *ob),
     )
     m = "promise_in_bounds" if mode is None else _mode(mode)  # jax's gather default
-    sizes = tuple(operator.index(s) for s in slice_sizes)
     if m == "one_hot":
         raise NotImplementedError("weaktrace.lax.gather: mode ONE_HOT is not supported yet")
     if m == "fill" and fill_value is not None:
@@ -408,6 +427,7 @@ def _scatter(name: str, prim: Any) -> Callable[..., Any]:
         mode: Any = None,
     ) -> Any:
         ctx, (x, idx, u) = _ops(operand_, scatter_indices, updates)
+        dimchecks.check_scatter(x.aval[0], idx.aval[0], u.aval[0], dimension_numbers)
         dims, idx = _sdims(dimension_numbers, x, idx)
         params = {
             "dimension_numbers": dims,
@@ -442,6 +462,8 @@ def scatter_apply(
 ) -> Any:
     """``jax.lax.scatter_apply``: func applied to each indexed element."""
     ctx, (x, idx) = _ops(operand_, scatter_indices)
+    shape = tuple(map(operator.index, update_shape))
+    dimchecks.check_scatter(x.aval[0], idx.aval[0], shape, dimension_numbers)
     dims, idx = _sdims(dimension_numbers, x, idx)
     scalar = AbstractValue.make((), x.aval[1], x.aval[2])
 
@@ -456,7 +478,7 @@ def scatter_apply(
         )
     params = {
         "dimension_numbers": dims,
-        "update_shape": tuple(map(operator.index, update_shape)),
+        "update_shape": shape,
         "program": made.program,
         "policy": ctx.policy,
         "indices_are_sorted": bool(indices_are_sorted),

@@ -25,7 +25,7 @@ from weaktrace.core.trace import Context, Tracer
 from weaktrace.errors import ShapeError, WeaktraceError
 from weaktrace.ir.values import AbstractValue
 from weaktrace.lax import ops, ops_more
-from weaktrace.lax.ops import _ops
+from weaktrace.lax.ops import _ops, precision_param
 
 EXPORTS: dict[str, Callable[..., Any]] = {}
 export = exporter(EXPORTS)
@@ -154,6 +154,7 @@ def conv_general_dilated(
         "feature_group_count": operator.index(feature_group_count),
         "batch_group_count": operator.index(batch_group_count),
         "preferred_element_type": pref,
+        **precision_param(precision),
     }
     return ctx.emit(W.conv_p, (x, k), params)
 
@@ -331,7 +332,9 @@ def _trees(what: str, operands: Any, init_values: Any) -> tuple[list[Any], list[
     return xs, vs, tree
 
 
-def _program(ctx: Context, computation: Any, inits: list[Tracer], tree: Any) -> Any:
+def _program(
+    ctx: Context, computation: Any, inits: list[Tracer], tree: Any, what: str = "reduce"
+) -> Any:
     avals = [AbstractValue.make((), v.aval[1], v.aval[2]) for v in inits]
     k = len(avals)
     name = _monoid_name(computation)
@@ -348,6 +351,11 @@ def _program(ctx: Context, computation: Any, inits: list[Tracer], tree: Any) -> 
     made = eager_program(computation, key, make) if ctx.eager else make()
     if made.captures:
         raise NotImplementedError("Reduction computations can't close over Tracers.")
+    if made.out_tree != tree and what == "reduce_window":  # jax's ValueError, its words
+        raise ShapeError(
+            "reduce_window output must have the same tree structure as the operands "
+            f"{tree} vs. {made.out_tree}"
+        )
     if made.out_tree != tree:
         raise TypeError(
             f"the reduction computation must return the structure {tree}, got {made.out_tree}"
@@ -452,7 +460,7 @@ def reduce_window(
         if _is_identity(name, conc, np.dtype(vs[0].aval[1].numpy or dt)):
             params.update(program=None, monoid=name)
             return ctx.emit_n(W.reduce_window_p, (xs[0], vs[0]), params)[0]
-    params.update(program=_program(ctx, computation, vs, tree), monoid=None)
+    params.update(program=_program(ctx, computation, vs, tree, "reduce_window"), monoid=None)
     outs = ctx.emit_n(W.reduce_window_p, (*xs, *vs), params)
     return _tree.tree_unflatten(tree, outs)
 

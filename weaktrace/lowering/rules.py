@@ -96,10 +96,11 @@ _register(
 )
 _register(
     P.dot_general_p,
-    lambda x, y, *, dimension_numbers, preferred_element_type: lax.dot_general(
+    lambda x, y, *, dimension_numbers, preferred_element_type, precision=None: lax.dot_general(
         x,
         y,
         dimension_numbers,
+        precision=precision,
         preferred_element_type=None
         if preferred_element_type is None
         else _np(preferred_element_type),

@@ -19,12 +19,13 @@ def _rng_bit_generator(key: Any, *, shape: Any, dtype: Any, algorithm: Any) -> l
     return list(lax.rng_bit_generator(key, shape, _np(dtype), algorithm))
 
 
-def _ragged(x: Any, y: Any, gs: Any, *, dimension_numbers: Any,
-            preferred_element_type: Any) -> Any:  # fmt: skip
+def _ragged(x: Any, y: Any, gs: Any, *, dimension_numbers: Any, preferred_element_type: Any,
+            out_sharding: Any = None, precision: Any = None) -> Any:  # fmt: skip
     dot, ragged, group = dimension_numbers
     dn = lax.RaggedDotDimensionNumbers(dot, list(ragged), list(group))
     pref = None if preferred_element_type is None else _np(preferred_element_type)
-    return lax.ragged_dot_general(x, y, gs, dn, preferred_element_type=pref)
+    return lax.ragged_dot_general(x, y, gs, dn, precision, pref,
+                                  out_sharding=out_sharding)  # fmt: skip
 
 
 def _scaled_dot(x: Any, y: Any, *scales: Any, dimension_numbers: Any,

@@ -93,6 +93,7 @@ def _conv(
     feature_group_count: int,
     batch_group_count: int,
     preferred_element_type: Any,
+    precision: Any = None,
 ) -> Any:
     return lax.conv_general_dilated(
         lhs,
@@ -104,6 +105,7 @@ def _conv(
         lax.ConvDimensionNumbers(*dimension_numbers),
         feature_group_count,
         batch_group_count,
+        precision=precision,
         preferred_element_type=None
         if preferred_element_type is None
         else _np(preferred_element_type),
