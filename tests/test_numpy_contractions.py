@@ -9,6 +9,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
+import weaktrace as wt
 import weaktrace.numpy as wnp
 from tests.conftest import full_run
 from tests.math_cases import KINDS, SCALARS, product, values, with_x64
@@ -165,3 +166,57 @@ def test_out_sharding_is_refused():
     x = np.ones((2, 2), np.float32)
     with pytest.raises(NotImplementedError):
         wnp.matmul(x, x, out_sharding="x")
+
+
+PRECISE = {  # name -> f(module, a, b, precision); a: (2, 3), b: (3, 3)
+    "matmul": lambda m, a, b, p: m.matmul(a, b, precision=p),
+    "dot": lambda m, a, b, p: m.dot(a, b, precision=p),
+    "vdot": lambda m, a, b, p: m.vdot(a, b[:2], precision=p),
+    "vecdot": lambda m, a, b, p: m.vecdot(a, b[0], precision=p),
+    "tensordot": lambda m, a, b, p: m.tensordot(a, b, 1, precision=p),
+    "inner": lambda m, a, b, p: m.inner(a, b, precision=p),
+    "einsum": lambda m, a, b, p: m.einsum("ij,jk->ik", a, b, precision=p),
+    "einsum three": lambda m, a, b, p: m.einsum("ij,jk,kl->il", a, b, b, precision=p),
+}
+
+
+def _dots(jaxpr: object) -> list[str]:
+    """The precision of each dot_general equation of a jaxpr, inner jaxprs included."""
+    found: list[str] = []
+
+    def walk(jx: object) -> None:
+        for eqn in jx.eqns:  # type: ignore[attr-defined]
+            if eqn.primitive.name == "dot_general":
+                found.append(str(eqn.params["precision"]))
+            for v in eqn.params.values():
+                inner = getattr(v, "jaxpr", v)
+                if hasattr(inner, "eqns"):
+                    walk(inner)
+
+    walk(jaxpr.jaxpr)  # type: ignore[attr-defined]
+    return sorted(found)
+
+
+@pytest.mark.parametrize(
+    "precision",
+    [None, "highest", jax.lax.Precision.HIGH, ("highest", "default"), ["bfloat16", "float32"]],
+    ids=str,
+)
+@pytest.mark.parametrize("name", sorted(PRECISE))
+def test_precision_reaches_jaxs_dot_general(name: str, precision: object) -> None:
+    """jnp's precision= is jax's dot_general's, eagerly and traced (it was dropped: on
+    TPU/GPU the product ran at default precision)."""
+    fn = PRECISE[name]
+    a = np.arange(6, dtype="float32").reshape(2, 3)
+    b = np.arange(9, dtype="float32").reshape(3, 3)
+    try:
+        want = _dots(jax.make_jaxpr(lambda x, y: fn(jnp, x, y, precision))(a, b))
+    except ValueError as err:  # a list: jax's jitted functions cannot hash it
+        for run in (lambda f: f(a, b), lambda f: wt.trace(f)(a, b)):
+            with pytest.raises(type(err)):
+                run(lambda x, y: fn(wnp, x, y, precision))
+        return
+    assert want  # jax contracts with dot_general here
+    eager = _dots(jax.make_jaxpr(lambda x, y: fn(wnp, x, y, precision))(a, b))
+    traced = _dots(jax.make_jaxpr(wt.trace(lambda x, y: fn(wnp, x, y, precision)))(a, b))
+    assert eager == want and traced == want

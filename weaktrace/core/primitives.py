@@ -549,6 +549,14 @@ argmax_p = _arg_reduce("argmax")
 argmin_p = _arg_reduce("argmin")
 
 
+def precision_param(precision: object) -> dict[str, object]:
+    """The ``precision`` param of a dot or conv, for jax's lowering (hashable; absent
+    when not given, so programs print as before)."""
+    if precision is None:
+        return {}
+    return {"precision": tuple(precision) if isinstance(precision, list) else precision}
+
+
 def _dot_general(
     x: AbstractValue,
     y: AbstractValue,

@@ -24,7 +24,7 @@ from weaktrace.core.promotion import bind, convert
 from weaktrace.core.trace import Tracer
 from weaktrace.dtypes import registry
 from weaktrace.lax import ops, windows
-from weaktrace.lax.ops import _ops, precision_param
+from weaktrace.lax.ops import _ops
 
 EXPORTS: dict[str, Callable[..., Any]] = {}
 export = exporter(EXPORTS)
@@ -184,7 +184,7 @@ def ragged_dot_general(lhs: Any, rhs: Any, group_sizes: Any, ragged_dot_dimensio
     sharding = {} if out_sharding is None else {"out_sharding": out_sharding}
     return bind(X.ragged_dot_general_p, x, y, gs, dimension_numbers=dn,
                 preferred_element_type=_pref(ctx, preferred_element_type), **sharding,
-                **precision_param(precision))  # fmt: skip
+                **P.precision_param(precision))  # fmt: skip
 
 
 @export

@@ -465,15 +465,7 @@ def dot_general(lhs: Any, rhs: Any, dimension_numbers: Any, precision: Any = Non
     dn = ((tuple(map(int, xc)), tuple(map(int, yc))), (tuple(map(int, xb)), tuple(map(int, yb))))
     pref = None if preferred_element_type is None else ctx.policy.user_dtype(preferred_element_type)
     return bind(P.dot_general_p, x, y, dimension_numbers=dn, preferred_element_type=pref,
-                **precision_param(precision))  # fmt: skip
-
-
-def precision_param(precision: Any) -> dict[str, Any]:
-    """The ``precision`` param of a dot or conv, for jax's lowering (hashable; absent
-    when not given, so programs print as before)."""
-    if precision is None:
-        return {}
-    return {"precision": tuple(precision) if isinstance(precision, list) else precision}
+                **P.precision_param(precision))  # fmt: skip
 
 
 @export

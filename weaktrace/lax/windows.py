@@ -16,6 +16,7 @@ import jax
 import numpy as np
 from jax import lax as _jlax
 
+from weaktrace.core import primitives as P
 from weaktrace.core import primitives_window as W
 from weaktrace.core.mirror import exporter
 from weaktrace.core.operands import context, operand
@@ -25,7 +26,7 @@ from weaktrace.core.trace import Context, Tracer
 from weaktrace.errors import ShapeError, WeaktraceError
 from weaktrace.ir.values import AbstractValue
 from weaktrace.lax import ops, ops_more
-from weaktrace.lax.ops import _ops, precision_param
+from weaktrace.lax.ops import _ops
 
 EXPORTS: dict[str, Callable[..., Any]] = {}
 export = exporter(EXPORTS)
@@ -154,7 +155,7 @@ def conv_general_dilated(
         "feature_group_count": operator.index(feature_group_count),
         "batch_group_count": operator.index(batch_group_count),
         "preferred_element_type": pref,
-        **precision_param(precision),
+        **P.precision_param(precision),
     }
     return ctx.emit(W.conv_p, (x, k), params)
 

@@ -4,8 +4,8 @@ kron, trace and cross.
 The dot family contracts with one ``dot_general`` whose output dtype is jax.numpy's:
 ``result_type(a, b)`` (weak when both operands are), or the requested
 ``preferred_element_type`` (strong), then converted to it as jax does.
-``precision=`` is accepted and not forwarded (the dot_general primitive has no
-precision yet; values on CPU do not depend on it); ``out_sharding`` must be None.
+``precision=`` is handed to jax's dot_general when the program lowers (a parameter of the
+equation, printed only when given); ``out_sharding`` must be None.
 """
 
 from __future__ import annotations
@@ -58,10 +58,27 @@ def _no_sharding(name: str, out_sharding: Any) -> None:
         raise NotImplementedError(f"{name}: out_sharding is not supported by weaktrace")
 
 
+def jnp_precision(precision: Any) -> Any:
+    """jax.numpy's `precision`: a static (hashable) argument of its jitted functions, so a
+    list is refused there, with jax's ValueError, where jax.lax takes it."""
+    if isinstance(precision, list):
+        raise InvalidInputError(
+            "Non-hashable static arguments are not supported: precision="
+            f"{precision!r} is a list; pass a tuple, e.g. precision={tuple(precision)!r}."
+        )
+    return precision
+
+
 def _contract(
-    b: Context, x: Tracer, y: Tracer, dn: tuple[Dims, Dims], out: tuple[DType, bool]
+    b: Context,
+    x: Tracer,
+    y: Tracer,
+    dn: tuple[Dims, Dims],
+    out: tuple[DType, bool],
+    precision: Any = None,
 ) -> Any:
-    r = emit(P.dot_general_p, x, y, dimension_numbers=dn, preferred_element_type=out[0])
+    r = emit(P.dot_general_p, x, y, dimension_numbers=dn, preferred_element_type=out[0],
+             **P.precision_param(jnp_precision(precision)))  # fmt: skip
     return convert(b, r, out[0], out[1])
 
 
@@ -106,7 +123,7 @@ def matmul(a: Any, b: Any, *, precision: Any = None, preferred_element_type: Any
         )
     x, y, nb = _batched(ctx, x, y, 2, 2, "matmul")
     batch = tuple(range(nb))
-    r = _contract(ctx, x, y, (((nb + 1,), (nb,)), (batch, batch)), out)
+    r = _contract(ctx, x, y, (((nb + 1,), (nb,)), (batch, batch)), out, precision)
     squeeze_dims = ((nb,) if x_vec else ()) + ((r.aval.ndim - 1,) if y_vec else ())
     return emit(P.squeeze_p, r, dimensions=squeeze_dims) if squeeze_dims else r
 
@@ -127,7 +144,7 @@ def dot(a: Any, b: Any, *, precision: Any = None, preferred_element_type: Any = 
         if x.aval.shape[-1] != y.aval.shape[yc]:
             raise ShapeError(f"dot: shapes {x.aval.shape} and {y.aval.shape} are not aligned")
         contract = ((x.aval.ndim - 1,), (yc,))
-    return _contract(ctx, x, y, (contract, ((), ())), out)
+    return _contract(ctx, x, y, (contract, ((), ())), out, precision)
 
 
 @export
@@ -167,7 +184,7 @@ def vecdot(x1: Any, x2: Any, /, *, axis: int = -1, precision: Any = None,
     out = _out_type(b, x, y, preferred_element_type, "vecdot")
     x, y, nb = _batched(b, x, y, 1, 1, "vecdot")
     batch = tuple(range(nb))
-    return _contract(b, x, y, (((nb,), (nb,)), (batch, batch)), out)
+    return _contract(b, x, y, (((nb,), (nb,)), (batch, batch)), out, precision)
 
 
 def _matvec(b: Context, m: Tracer, v: Tracer, vec_first: bool, name: str) -> Any:
@@ -241,7 +258,9 @@ def tensordot(a: Any, b: Any, axes: Any = 2, *, precision: Any = None,
     if [x.aval.shape[i] for i in dims[0]] != [y.aval.shape[i] for i in dims[1]]:
         raise ShapeError(f"tensordot: contracting dimensions of {x.aval.shape} and "
                          f"{y.aval.shape} along {dims} differ")  # fmt: skip
-    return _contract(ctx, x, y, (dims, ((), ())), out)
+    if isinstance(precision, list):  # jnp.tensordot is not jitted: jax takes a list here
+        precision = tuple(precision)
+    return _contract(ctx, x, y, (dims, ((), ())), out, precision)
 
 
 @export
@@ -254,7 +273,7 @@ def inner(a: Any, b: Any, *, precision: Any = None, preferred_element_type: Any 
             dt = ctx.policy.user_dtype(preferred_element_type)
             x, y = convert(ctx, x, dt, False), convert(ctx, y, dt, False)
         return multiply(x, y)
-    return tensordot(x, y, (-1, -1), precision=precision,
+    return tensordot(x, y, (-1, -1), precision=jnp_precision(precision),
                      preferred_element_type=preferred_element_type)  # fmt: skip
 
 

@@ -30,6 +30,7 @@ from weaktrace.numpy._core import (
     operand,
 )
 from weaktrace.numpy._lax import delta, select
+from weaktrace.numpy.contractions import jnp_precision
 
 
 class _Unoptimized(opt_einsum.paths.PathOptimizer):
@@ -63,7 +64,7 @@ def einsum(subscripts: Any, /, *operands: Any, out: None = None, optimize: Any =
         *args, einsum_call=True, use_blas=True, optimize=_path_type(optimize)
     )
     steps = tuple((c[0], frozenset(c[1]), c[2]) for c in contractions)
-    return _einsum(b, list(ops), steps, preferred_element_type)
+    return _einsum(b, list(ops), steps, preferred_element_type, jnp_precision(precision))
 
 
 @export
@@ -76,7 +77,9 @@ def _removechars(s: str, chars: Any) -> str:
     return s.translate(str.maketrans(dict.fromkeys(chars)))
 
 
-def _einsum(b: Context, ops: list[Tracer], steps: Sequence[Any], preferred: Any) -> Any:
+def _einsum(
+    b: Context, ops: list[Tracer], steps: Sequence[Any], preferred: Any, precision: Any = None
+) -> Any:
     if preferred is None:
         out_dt, weak = b.policy.result([o.aval for o in ops])
     else:
@@ -121,7 +124,7 @@ def _einsum(b: Context, ops: list[Tracer], steps: Sequence[Any], preferred: Any)
         elif len(indices) == 2:
             lhs, rhs = (ops.pop(i) for i in indices)
             x, names = _pair(b, lhs, rhs, input_names, result_names, contracted_names,
-                             sum_uniques, sum_repeats, out_dt)  # fmt: skip
+                             sum_uniques, sum_repeats, out_dt, precision)  # fmt: skip
         else:
             raise NotImplementedError(
                 "jax.numpy.einsum does not support simultaneous contraction of 3 or more "
@@ -148,7 +151,7 @@ def _filter_singleton_dims(x: Tracer, names: str, other_shape: Sequence[int],
 
 def _pair(b: Context, lhs: Tracer, rhs: Tracer, input_names: list[str], result_names: str,
           contracted_names: list[str], sum_uniques: Any, sum_repeats: Any,
-          out_dt: DType) -> tuple[Tracer, str]:  # fmt: skip
+          out_dt: DType, precision: Any = None) -> tuple[Tracer, str]:  # fmt: skip
     """One two-operand step of jax's ``_einsum``: one dot_general."""
     lhs_names, rhs_names = input_names
     lhs, lhs_names = _filter_singleton_dims(lhs, lhs_names, rhs.aval.shape, rhs_names)
@@ -178,9 +181,23 @@ def _pair(b: Context, lhs: Tracer, rhs: Tracer, input_names: list[str], result_n
     names = batch_str + rem_rhs + rem_lhs
     if names == result_names:
         dn = ((rhs_cont, lhs_cont), (rhs_batch, lhs_batch))
-        x = emit(P.dot_general_p, rhs, lhs, dimension_numbers=dn, preferred_element_type=out_dt)
+        x = emit(
+            P.dot_general_p,
+            rhs,
+            lhs,
+            dimension_numbers=dn,
+            preferred_element_type=out_dt,
+            **P.precision_param(precision),
+        )
     else:
         names = batch_str + rem_lhs + rem_rhs
         dn = ((lhs_cont, rhs_cont), (lhs_batch, rhs_batch))
-        x = emit(P.dot_general_p, lhs, rhs, dimension_numbers=dn, preferred_element_type=out_dt)
+        x = emit(
+            P.dot_general_p,
+            lhs,
+            rhs,
+            dimension_numbers=dn,
+            preferred_element_type=out_dt,
+            **P.precision_param(precision),
+        )
     return x, names
