@@ -177,16 +177,20 @@ PRECISE = {  # name -> f(module, a, b, precision); a: (2, 3), b: (3, 3)
     "inner": lambda m, a, b, p: m.inner(a, b, precision=p),
     "einsum": lambda m, a, b, p: m.einsum("ij,jk->ik", a, b, precision=p),
     "einsum three": lambda m, a, b, p: m.einsum("ij,jk,kl->il", a, b, b, precision=p),
+    "convolve": lambda m, a, b, p: m.convolve(a[0], b[1], precision=p),
+    "correlate": lambda m, a, b, p: m.correlate(a[0], b[1], "full", precision=p),
+    "linalg.multi_dot": lambda m, a, b, p: m.linalg.multi_dot([a, b, b], precision=p),
+    "linalg.tensordot": lambda m, a, b, p: m.linalg.tensordot(a, b, axes=1, precision=p),
 }
 
 
 def _dots(jaxpr: object) -> list[str]:
-    """The precision of each dot_general equation of a jaxpr, inner jaxprs included."""
+    """The precision of each dot_general / conv equation of a jaxpr, inner jaxprs included."""
     found: list[str] = []
 
     def walk(jx: object) -> None:
         for eqn in jx.eqns:  # type: ignore[attr-defined]
-            if eqn.primitive.name == "dot_general":
+            if eqn.primitive.name in ("dot_general", "conv_general_dilated"):
                 found.append(str(eqn.params["precision"]))
             for v in eqn.params.values():
                 inner = getattr(v, "jaxpr", v)

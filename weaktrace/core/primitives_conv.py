@@ -40,6 +40,7 @@ def _conv(
     lhs_dilation: tuple[int, ...],
     rhs_dilation: tuple[int, ...],
     preferred_element_type: DType | None,
+    precision: object = None,  # for the lowering only
 ) -> list[AbstractValue]:
     dt = _same_dtypes("conv_general_dilated", [lhs, rhs])
     if preferred_element_type is not None and preferred_element_type is not dt:

@@ -11,9 +11,10 @@ from weaktrace.lowering.rules import _np, _register
 
 
 def _conv(lhs: Any, rhs: Any, *, window_strides: Any, padding: Any, lhs_dilation: Any,
-          rhs_dilation: Any, preferred_element_type: Any) -> Any:  # fmt: skip
+          rhs_dilation: Any, preferred_element_type: Any,
+          precision: Any = None) -> Any:  # fmt: skip
     return lax.conv_general_dilated(
-        lhs, rhs, window_strides, padding, lhs_dilation, rhs_dilation,
+        lhs, rhs, window_strides, padding, lhs_dilation, rhs_dilation, precision=precision,
         preferred_element_type=None if preferred_element_type is None
         else _np(preferred_element_type),
     )  # fmt: skip

@@ -35,6 +35,7 @@ from weaktrace.numpy._core import (
     result_shape,
 )
 from weaktrace.numpy._lax import select, tri
+from weaktrace.numpy.contractions import jnp_precision
 from weaktrace.numpy.reductions import sum as _sum
 from weaktrace.numpy.shapes import concatenate, reshape
 from weaktrace.numpy.sorting import _sort
@@ -167,7 +168,7 @@ def _gradient_along(a: Tracer, h: Any, axis: int) -> Tracer:
 # -- convolutions ----------------------------------------------------------------------
 
 
-def _conv(a: Any, v: Any, mode: str, op: str, preferred: Any) -> Any:
+def _conv(a: Any, v: Any, mode: str, op: str, preferred: Any, precision: Any = None) -> Any:
     """``lax_numpy._conv``: a 1-d conv_general_dilated (y flipped for convolve)."""
     b = context(a, v)
     x, y = operands(b, (a, v))
@@ -198,7 +199,8 @@ def _conv(a: Any, v: Any, mode: str, op: str, preferred: Any) -> Any:
     lhs = emit(P.expand_dims_p, x, dimensions=(0, 1))
     rhs = emit(P.expand_dims_p, y, dimensions=(0, 1))
     r = emit(conv_general_dilated_p, lhs, rhs, window_strides=(1,), padding=(pads[mode],),
-             lhs_dilation=(1,), rhs_dilation=(1,), preferred_element_type=pet)  # fmt: skip
+             lhs_dilation=(1,), rhs_dilation=(1,), preferred_element_type=pet,
+             **P.precision_param(jnp_precision(precision)))  # fmt: skip
     r = emit(P.squeeze_p, r, dimensions=(0, 1))
     return emit(P.rev_p, r, dimensions=(0,)) if reverse else r
 
@@ -207,14 +209,14 @@ def _conv(a: Any, v: Any, mode: str, op: str, preferred: Any) -> Any:
 def convolve(a: Any, v: Any, mode: str = "full", *, precision: Any = None,
              preferred_element_type: Any = None) -> Any:  # fmt: skip
     """``jax.numpy.convolve`` of two 1-d arrays (mode 'full', 'same' or 'valid')."""
-    return _conv(a, v, mode, "convolve", preferred_element_type)
+    return _conv(a, v, mode, "convolve", preferred_element_type, precision)
 
 
 @export
 def correlate(a: Any, v: Any, mode: str = "valid", *, precision: Any = None,
               preferred_element_type: Any = None) -> Any:  # fmt: skip
     """``jax.numpy.correlate`` of two 1-d arrays (v conjugated)."""
-    return _conv(a, v, mode, "correlate", preferred_element_type)
+    return _conv(a, v, mode, "correlate", preferred_element_type, precision)
 
 
 # -- interpolation and polynomials -------------------------------------------------------
