@@ -27,9 +27,6 @@ from tests.mirror_harness import check
 # jax.scipy.stats names weaktrace does not mirror yet, and why. A name listed here that
 # weaktrace gains fails test_missing_is_really_missing, so the list stays honest.
 MISSING: dict[str, str] = {
-    "mode": "a statistics function (sorting/counting), not a distribution; not built",
-    "rankdata": "a statistics function (sorting), not a distribution; not built",
-    "sem": "a statistics function (reductions), not a distribution; not built",
     "gaussian_kde": "a class with methods (not a distribution module); not built",
 }
 # Functions of a built distribution that weaktrace does not have yet, and why.

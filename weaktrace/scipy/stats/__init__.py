@@ -32,6 +32,7 @@ from weaktrace.scipy.stats import (
     vonmises,
     wrapcauchy,
 )
+from weaktrace.scipy.stats._statistics import mode, rankdata, sem
 
 __all__ = [
     "bernoulli",
@@ -49,12 +50,15 @@ __all__ = [
     "gumbel_r",
     "laplace",
     "logistic",
+    "mode",
     "multinomial",
     "multivariate_normal",
     "nbinom",
     "norm",
     "pareto",
     "poisson",
+    "rankdata",
+    "sem",
     "t",
     "truncnorm",
     "uniform",
