@@ -26,9 +26,7 @@ from tests.mirror_harness import check
 
 # jax.scipy.stats names weaktrace does not mirror yet, and why. A name listed here that
 # weaktrace gains fails test_missing_is_really_missing, so the list stays honest.
-MISSING: dict[str, str] = {
-    "gaussian_kde": "a class with methods (not a distribution module); not built",
-}
+MISSING: dict[str, str] = {}
 # Functions of a built distribution that weaktrace does not have yet, and why.
 MISSING_FUNCTIONS: dict[tuple[str, str], str] = {}
 

@@ -18,7 +18,7 @@ import pytest
 import weaktrace as wt
 import weaktrace.scipy.stats as wst
 from tests.conftest import full_run
-from tests.mirror_harness import check
+from tests.mirror_harness import FAMILIES, check
 
 STATISTICS = ("mode", "rankdata", "sem")
 
@@ -68,6 +68,11 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         picked = [c for n, c in enumerate(CASES) if full or _in_ci(n)]
         ids = [f"{f}-{d}-{i}-{'x64' if x else 'x32'}" for f, d, i, x in picked]
         metafunc.parametrize("case", picked, ids=ids)
+    if "kde_case" in metafunc.fixturenames:
+        full = full_run(metafunc.config)
+        picked = [c for n, c in enumerate(KDE_CASES) if full or n % 48 == 0]
+        ids = ["-".join(map(str, c)) for c in picked]
+        metafunc.parametrize("kde_case", picked, ids=ids)
 
 
 def test_statistics(case):
@@ -128,3 +133,131 @@ def test_sem_gradient_equals_jax():
     ours = jax.grad(wt.trace(lambda v: wst.sem(v, axis=1).sum()))(x)
     want = jax.grad(lambda v: jst.sem(v, axis=1).sum())(x)
     np.testing.assert_allclose(ours, want, rtol=1e-5, atol=1e-6)
+
+
+# -- gaussian_kde ---------------------------------------------------------------------
+
+BANDWIDTHS = {
+    "scott": None,
+    "silverman": "silverman",
+    "scalar": 1.5,
+    "callable": lambda kde: kde.neff ** (-1.0 / (kde.d + 4)),
+}
+KDE_METHODS = ("evaluate", "__call__", "pdf", "logpdf")
+
+
+def _kde_data(shape: tuple[int, ...], dtype: str) -> tuple[np.ndarray, ...]:
+    rng = np.random.default_rng(sum(shape))
+    data = rng.normal(size=shape).astype(dtype)
+    weights = np.abs(rng.normal(size=shape[-1:])).astype(dtype) + 0.1
+    points = rng.normal(size=(*shape[:-1], 4)).astype(dtype)
+    return data, weights, points
+
+
+KDE_CASES = [
+    (shape, dtype, bw, weighted, method)
+    for shape in ((12,), (3, 12), (2, 7))
+    for dtype in ("float32", "float64")
+    for bw in BANDWIDTHS
+    for weighted in (False, True)
+    for method in KDE_METHODS
+]
+
+
+def test_kde_density(kde_case):
+    _check_kde_density(*kde_case)
+
+
+def _check_kde_density(shape, dtype, bw, weighted, method):
+    data, weights, points = _kde_data(shape, dtype)
+
+    def run(mod):
+        def fn(data, weights, points):
+            kde = mod.gaussian_kde(data, BANDWIDTHS[bw], weights if weighted else None)
+            return getattr(kde, method)(points)
+
+        return fn
+
+    with jax.enable_x64(dtype == "float64"):
+        check(run(wst), run(jst), data, weights, points, context=f"kde.{method}",
+              rtol=1e-4, atol=1e-6)  # fmt: skip
+
+
+def _integrals(mod, kind):
+    def fn(data, weights):
+        kde = mod.gaussian_kde(data, weights=weights)
+        d = kde.d
+        if kind == "gaussian":
+            return kde.integrate_gaussian(np.full(d, 0.25), np.eye(d) * 1.5)
+        if kind == "box_1d":
+            return kde.integrate_box_1d(-0.5, 1.5)
+        if kind == "kde":
+            return kde.integrate_kde(mod.gaussian_kde(data[..., :-3] + 0.1))
+        return kde.resample(jax.random.key(3), shape=(5,))
+
+    return fn
+
+
+@pytest.mark.parametrize("x64", [False, True], ids=["x32", "x64"])
+@pytest.mark.parametrize(
+    ("kind", "shape"),
+    [("gaussian", (12,)), ("gaussian", (3, 12)), ("box_1d", (12,)), ("kde", (12,)),
+     ("kde", (2, 9)), ("resample", (12,)), ("resample", (3, 12)), ("box_1d", (2, 9))],
+)  # fmt: skip
+def test_kde_integrals_and_resample(kind, shape, x64, request):
+    if x64 and kind in ("gaussian", "kde") and not full_run(request.config):
+        pytest.skip("CI sample (--run-slow runs it)")
+    data, weights, _ = _kde_data(shape, "float64" if x64 else "float32")
+    with jax.enable_x64(x64):
+        check(_integrals(wst, kind), _integrals(jst, kind), data, weights,
+              context=f"kde {kind}", rtol=1e-4, atol=1e-6)  # fmt: skip
+
+
+def test_kde_is_a_pytree_through_jit_and_trace():
+    data, _, points = _kde_data((3, 12), "float32")
+    kde = wst.gaussian_kde(data)
+    leaves, treedef = jax.tree.flatten(kde)
+    assert len(leaves) == len(jax.tree.leaves(jst.gaussian_kde(data)))
+    again = jax.tree.unflatten(treedef, leaves)
+    want = jst.gaussian_kde(data).evaluate(points)
+    np.testing.assert_allclose(jax.jit(lambda k, x: k.evaluate(x))(again, points), want,
+                               rtol=1e-5)  # fmt: skip
+    np.testing.assert_allclose(wt.trace(lambda k, x: k.evaluate(x))(kde, points), want,
+                               rtol=1e-5)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda m: m.gaussian_kde(np.ones(1, np.float32)),  # one element
+        lambda m: m.gaussian_kde(np.arange(4.0) * (1 + 1j)),  # complex
+        lambda m: m.gaussian_kde(np.arange(4.0), weights=np.ones((2, 2))),  # 2-d weights
+        lambda m: m.gaussian_kde(np.arange(4.0), weights=np.ones(3)),  # wrong length
+        lambda m: m.gaussian_kde(np.arange(4.0), bw_method="nope"),
+        lambda m: m.gaussian_kde([1.0, 2.0, 3.0]),  # a list
+        lambda m: m.gaussian_kde(np.arange(4.0)).integrate_box(0.0, 1.0),
+        lambda m: m.gaussian_kde(np.arange(4.0)).set_bandwidth("scott"),
+        lambda m: m.gaussian_kde(np.arange(6.0).reshape(2, 3)).integrate_box_1d(0.0, 1.0),
+        lambda m: m.gaussian_kde(np.arange(6.0).reshape(2, 3)).evaluate(np.ones((3, 2))),
+        lambda m: m.gaussian_kde(np.arange(6.0).reshape(2, 3)).integrate_gaussian(
+            np.ones(3), np.eye(3)),
+    ],
+)  # fmt: skip
+def test_kde_errors_are_jax(make):
+    with pytest.raises(Exception) as theirs:
+        make(jst)
+    family = next(f for f in FAMILIES if isinstance(theirs.value, f))
+    with pytest.raises(family):
+        make(wst)
+
+
+def test_kde_gradients_equal_jax():
+    data, weights, points = _kde_data((2, 9), "float32")
+
+    def f(mod, d, x):
+        return mod.gaussian_kde(d, weights=weights).logpdf(x).sum()
+
+    for arg in (0, 1):
+        ours = jax.grad(wt.trace(lambda d, x: f(wst, d, x)), argnums=arg)(data, points)
+        want = jax.grad(lambda d, x: f(jst, d, x), argnums=arg)(data, points)
+        np.testing.assert_allclose(ours, want, rtol=1e-4, atol=1e-5)

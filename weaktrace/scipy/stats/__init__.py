@@ -33,6 +33,7 @@ from weaktrace.scipy.stats import (
     wrapcauchy,
 )
 from weaktrace.scipy.stats._statistics import mode, rankdata, sem
+from weaktrace.scipy.stats.kde import gaussian_kde
 
 __all__ = [
     "bernoulli",
@@ -44,6 +45,7 @@ __all__ = [
     "dirichlet",
     "expon",
     "gamma",
+    "gaussian_kde",
     "gennorm",
     "geom",
     "gumbel_l",
