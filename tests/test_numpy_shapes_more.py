@@ -225,6 +225,10 @@ VARIANTS = {
     "apply_along_axis": [
         (lambda m, x, y: m.apply_along_axis(lambda r: r[::-1], 1, x), (2, 3)),
         (lambda m, x, y: m.apply_along_axis(lambda r: r[0], 0, x), (2, 3)),
+        # no slices (a zero-size other axis): jax's vmap still gives the result's type
+        # (jax's scipy_stats_test testRankData, rankdata(axis=...) of shape (0, 2, 3))
+        (lambda m, x, y: m.apply_along_axis(lambda r: r * 2.0, 1, x), (0, 2, 3)),
+        (lambda m, x, y: m.apply_along_axis(lambda r: m.outer(r, r[:2]), 2, x), (0, 2, 3)),
     ],
     "apply_over_axes": [(lambda m, x, y: m.apply_over_axes(m.sum, x, [0, 1]), (2, 3))],
     "diagonal": [

@@ -26,30 +26,23 @@ from tests.mirror_harness import check
 
 # jax.scipy.stats names weaktrace does not mirror yet, and why. A name listed here that
 # weaktrace gains fails test_missing_is_really_missing, so the list stays honest.
-MISSING: dict[str, str] = {
-    "betabinom": "not built yet (lower priority than the brief's list)",
-    "dirichlet": "not built yet (time)",
-    "gaussian_kde": "a class with methods (not a distribution module); not built",
-    "gennorm": "not built yet (time)",
-    "gumbel_r": "not built yet: its logsf needs log1mexp, which jax keeps private (time)",
-    "mode": "a statistics function (sorting/counting), not a distribution; not built",
-    "multinomial": "not built yet (time)",
-    "rankdata": "a statistics function (sorting), not a distribution; not built",
-    "sem": "a statistics function (reductions), not a distribution; not built",
-    "truncnorm": "not built yet (log-space differences of ndtr; time)",
-    "vonmises": "not built yet (time)",
-    "wrapcauchy": "not built yet (time)",
-}
+MISSING: dict[str, str] = {}
 # Functions of a built distribution that weaktrace does not have yet, and why.
-MISSING_FUNCTIONS: dict[tuple[str, str], str] = {
-    ("poisson", "entropy"): "jax sums pmf over 35 / 250 support points per mu in three "
-    "regimes; not built yet (time)",
-}
+MISSING_FUNCTIONS: dict[tuple[str, str], str] = {}
 
 # The role of each parameter name: where its values are drawn.
 UNIT = {"p", "q"}  # (gumbel_l.ppf names its probability p)  # probabilities in (0, 1)
 POSITIVE = {"scale", "a", "b", "mu", "df", "n", "kappa", "alpha", "beta", "c"}
 COUNT = {"k"}  # small non-negative integers (some negative, some fractional: edges)
+# (distribution, parameter): a uniform range where the role above does not fit.
+RANGES = {
+    ("truncnorm", "a"): (-2.5, 0.3),  # mostly a < b, some intervals in the right tail
+    ("truncnorm", "b"): (0.2, 3.0),
+    ("wrapcauchy", "c"): (0.05, 0.95),
+    ("wrapcauchy", "x"): (-0.5, 7.0),  # [0, 2 pi] and a little outside
+    ("gennorm", "x"): (-3.0, 3.0),
+    ("poisson", "mu"): (0.0, 130.0),  # entropy's three regimes (mu < 10, < 100, >= 100)
+}
 
 # Dtype profiles: (label, kind of the first operand, kind of the others, shapes, x64s).
 # A kind is a numpy dtype name or "py_float"/"py_int" (weak Python scalars).
@@ -66,9 +59,11 @@ PROFILES = [
 ]
 
 
-def _draw(name: str, kind: str, shape: tuple[int, ...], seed: int) -> object:
+def _draw(dist: str, name: str, kind: str, shape: tuple[int, ...], seed: int) -> object:
     rng = np.random.default_rng(seed)
-    if name in UNIT:
+    if (dist, name) in RANGES:
+        v = rng.uniform(*RANGES[dist, name], shape)
+    elif name in UNIT:
         v = rng.uniform(0.05, 0.95, shape)
     elif name in POSITIVE:
         v = rng.uniform(0.5, 4.0, shape)
@@ -85,8 +80,18 @@ def _draw(name: str, kind: str, shape: tuple[int, ...], seed: int) -> object:
     return np.asarray(v).astype(kind)
 
 
+# Distributions whose arguments have structure (vectors along an axis): their own cases.
+OWN_CASES = {
+    "multivariate_normal": ("logpdf", "pdf"),
+    "dirichlet": ("logpdf", "pdf"),
+    "multinomial": ("logpmf", "pmf"),
+}
+
+
 def built() -> dict[str, types.ModuleType]:
-    return {n: getattr(wst, n) for n in wst.__all__}
+    """The distribution modules (the statistics functions are checked on their own)."""
+    mods = {n: getattr(wst, n) for n in wst.__all__}
+    return {n: m for n, m in mods.items() if isinstance(m, types.ModuleType)}
 
 
 def theirs(dist: str) -> set[str]:
@@ -96,7 +101,7 @@ def theirs(dist: str) -> set[str]:
 def _functions() -> list[tuple[str, str]]:
     return [
         (d, f)
-        for d in sorted(set(built()) - {"multivariate_normal"})  # its own cases below
+        for d in sorted(set(built()) - set(OWN_CASES))  # their own cases below
         for f in sorted(theirs(d))
         if (d, f) not in MISSING_FUNCTIONS
     ]
@@ -136,7 +141,7 @@ def _args(dist: str, fn: str, profile: int) -> tuple[object, ...]:
         if prm.default is not inspect.Parameter.empty and prm.name not in ("loc", "scale"):
             continue  # keyword options (multivariate_normal's allow_singular)
         kind, shape = (first, shapes[0]) if i == 0 else (rest, shapes[1])
-        args.append(_draw(prm.name, kind, shape, seed=i + 7 * profile))
+        args.append(_draw(dist, prm.name, kind, shape, seed=i + 7 * profile))
     return tuple(args)
 
 
@@ -157,7 +162,7 @@ def test_functions(case):
 
 # -- multivariate_normal: mean and cov shapes -----------------------------------------
 
-MVN_FNS = ("logpdf", "pdf")
+MVN_FNS = OWN_CASES["multivariate_normal"]
 
 
 def _mvn_case(label: str) -> tuple[object, ...]:
@@ -206,6 +211,59 @@ def test_multivariate_normal_allow_singular_raises_as_jax():
         wst.multivariate_normal.logpdf(x, x, np.eye(2), allow_singular=True)
 
 
+# -- dirichlet and multinomial: categories along an axis -----------------------------
+
+
+def _dirichlet_case(label: str) -> tuple[object, ...]:
+    rng = np.random.default_rng(len(label))
+    x = rng.dirichlet([1.0, 2.0, 3.0], size=4).T  # (3, 4): categories first
+    f32 = np.float32
+    return {
+        "full": (x.astype(f32), np.array([0.5, 2.0, 3.0], f32)),
+        "omitted-last": (x[:2].astype(f32), np.array([1.5, 2.0, 3.0], f32)),
+        "vector": (x[:, 0].astype(f32), np.array([1.0, 2.0, 3.0], f32)),
+        "off-simplex": (np.array([0.5, 0.6, -0.1], f32), np.array([1.0, 2.0, 3.0], f32)),
+        "int-alpha": (x.astype(f32), np.array([1, 2, 3], np.int32)),
+        "f64": (x, np.array([0.5, 2.0, 3.0])),
+        "f16": (x.astype(np.float16), np.array([1.0, 2.0, 3.0], np.float16)),
+        "2d-alpha": (x.astype(f32), np.ones((3, 1), f32)),
+        "bad-length": (x[:1].astype(f32), np.ones(3, f32)),
+    }[label]
+
+
+def _multinomial_case(label: str) -> tuple[object, ...]:
+    p = np.array([0.2, 0.3, 0.5], np.float32)
+    x = np.array([[1, 2, 3], [0, 0, 6], [2, 2, 1]], np.int32)
+    return {
+        "batch": (x, 6, p),
+        "vector": (x[0], np.int32(6), p),
+        "wrong-total": (x[2], 6, p),
+        "f64": (x, 6, p.astype(np.float64)),
+        "int8": (x.astype(np.int8), np.int8(6), p),
+        "float-counts": (x.astype(np.float32), 6, p),
+        "bool": (x > 0, 2, p),
+    }[label]
+
+
+OWN = [("dirichlet", c) for c in ("full", "omitted-last", "vector", "off-simplex",
+       "int-alpha", "f64", "f16", "2d-alpha", "bad-length")] + [
+    ("multinomial", c) for c in ("batch", "vector", "wrong-total", "f64", "int8",
+     "float-counts", "bool")]  # fmt: skip
+
+
+@pytest.mark.parametrize("x64", [False, True], ids=["x32", "x64"])
+@pytest.mark.parametrize(("dist", "label"), OWN, ids=[f"{d}-{c}" for d, c in OWN])
+def test_dirichlet_multinomial(dist, label, x64, request):
+    if not full_run(request.config) and x64 and label not in ("f64", "full", "batch"):
+        pytest.skip("CI sample (--run-slow runs it)")
+    args = (_dirichlet_case if dist == "dirichlet" else _multinomial_case)(label)
+    for fn in OWN_CASES[dist]:
+        ours, jaxs = getattr(getattr(wst, dist), fn), getattr(getattr(jst, dist), fn)
+        tol = 3e-2 if label == "f16" else 2e-4
+        with jax.enable_x64(x64):
+            check(ours, jaxs, *args, context=f"{dist}.{fn} {label}", rtol=tol, atol=tol)
+
+
 # -- coverage -------------------------------------------------------------------------
 
 
@@ -224,7 +282,7 @@ def test_missing_is_really_missing():
 
 
 def test_every_function_is_built_with_jax_signature_and_swept():
-    swept = {(d, f) for d, f, *_ in CASES} | {("multivariate_normal", f) for f in MVN_FNS}
+    swept = {(d, f) for d, f, *_ in CASES} | {(d, f) for d in OWN_CASES for f in OWN_CASES[d]}
     for d, mod in built().items():
         ours = {n for n in dir(mod) if not n.startswith("_")} & set(mod.EXPORTS)
         assert set(mod.EXPORTS) <= theirs(d), f"{d}: names jax does not have"
@@ -258,6 +316,17 @@ GRADS = [
     ("multivariate_normal", lambda m, x: m.multivariate_normal.logpdf(
         x.reshape(5, 1) * np.ones(2, np.float32), np.array([0.5, -1.0], np.float32),
         np.array([[2.0, 0.3], [0.3, 1.0]], np.float32))),
+    ("truncnorm", lambda m, x: m.truncnorm.logpdf(x, -2.5, 3.5, 0.1, 1.2)
+     + m.truncnorm.logcdf(x, -2.5, 3.5) + m.truncnorm.logsf(x, -3.0, 3.5, 0.0, 1.5)),
+    ("gumbel_r vonmises", lambda m, x: m.gumbel_r.logpdf(x, 0.1, 1.5)
+     + m.gumbel_r.logsf(x, 0.2) + m.vonmises.logpdf(x, x * x + 0.5)),
+    ("betabinom gennorm wrapcauchy", lambda m, x: m.betabinom.logpmf(2.0, 5.0, x * x + 0.5, 2.0)
+     + m.gennorm.logpdf(x, 1.5) + m.gennorm.cdf(x, x * x + 1.0)
+     + m.wrapcauchy.logpdf(x * x + 0.1, 0.3 + 0.2 * x / (1 + x * x))),
+    ("dirichlet multinomial", lambda m, x: m.dirichlet.logpdf(
+        np.array([0.2, 0.3, 0.5], np.float32), x[:3] * x[:3] + 0.5)
+     + m.multinomial.logpmf(np.array([1, 2, 3]), 6, (lambda e: e / e.sum())(x[:3] * x[:3] + 1))),
+    ("poisson.entropy", lambda m, x: m.poisson.entropy(x * x * 30 + 0.5)),
 ]  # fmt: skip
 
 

@@ -407,14 +407,16 @@ def apply_along_axis(func1d: Callable[..., Any], axis: int, arr: Any, *args: Any
     ax = axis_arg(axis, x.aval.ndim, "apply_along_axis")
     rest = x.aval.shape[:ax] + x.aval.shape[ax + 1 :]
     rows = reshape(moveaxis(x, ax, -1), (math.prod(rest), x.aval.shape[ax]))
-    outs = (
-        [operand(func1d(r, *args, **kwargs), b) for r in unstack(rows)]
-        if rows.aval.shape[0]
-        else []
-    )
-    if not outs:
-        raise ShapeError("apply_along_axis: an array with no slices along the other axes")
-    y = stack(outs) if outs[0].aval.ndim or len(outs) > 1 else outs[0]
+    if not rows.aval.shape[0]:
+        # No slices (a zero-size axis elsewhere): jax's vmap still knows func1d's result
+        # type; func1d on one zero slice gives it here, broadcast to no rows.
+        zero = broadcast_to(lit(b, 0, x.aval[1], bool(x.aval[2])), rows.aval.shape[1:])
+        one = operand(func1d(zero, *args, **kwargs), b)
+        y = broadcast_to(one, (0, *one.aval.shape))
+        outs = [one]
+    else:
+        outs = [operand(func1d(r, *args, **kwargs), b) for r in unstack(rows)]
+        y = stack(outs) if outs[0].aval.ndim or len(outs) > 1 else outs[0]
     fshape = outs[0].aval.shape
     y = reshape(y, (*rest, *fshape))
     nf = len(fshape)

@@ -44,3 +44,8 @@ def const(x: Tracer, value: Any) -> Tracer:
     kind = dt.numpy.kind
     default = x.ctx.policy.defaults.get("f" if kind == "f" else kind)
     return lit(x.ctx, value, dt, bool(weak and not shape and dt is default))
+
+
+def numeric(name: str, *args: Any) -> list[Tracer]:
+    """``promote_args_numeric``: bools become the default integer, ranks promoted."""
+    return promote_args(context(*args), name, args, "numeric")
