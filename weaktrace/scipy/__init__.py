@@ -1,8 +1,9 @@
 """``weaktrace.scipy``: mirrors of jax.scipy's namespaces (``special``, ``linalg``,
-``stats``)."""
+``stats``, ``integrate``, ``signal``, ``fft``, ``ndimage``, ``cluster``,
+``sparse``)."""
 
 from __future__ import annotations
 
-from weaktrace.scipy import linalg, special, stats
+from weaktrace.scipy import fft, integrate, linalg, signal, special, stats
 
-__all__ = ["linalg", "special", "stats"]
+__all__ = ["fft", "integrate", "linalg", "signal", "special", "stats"]
