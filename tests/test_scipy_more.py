@@ -26,8 +26,8 @@ from tests.mirror_harness import check
 
 # jax.scipy namespaces mirrored here, with jax's public names weaktrace does not have
 # (and why). A listed name weaktrace gains fails test_missing_is_really_missing.
-MODULES = ["integrate", "signal", "fft"]
-MISSING: dict[str, dict[str, str]] = {"integrate": {}, "signal": {}, "fft": {}}
+MODULES = ["integrate", "signal", "fft", "ndimage", "cluster.vq"]
+MISSING: dict[str, dict[str, str]] = {m: {} for m in MODULES}
 
 # Dtype profiles: (label, dtype of the first array operand, of the others, x64 modes).
 PROFILES = [
@@ -57,29 +57,30 @@ def _array(shape: tuple[int, ...], dtype: str, seed: int) -> np.ndarray:
 # An operand "shape" that is a float or int is that Python scalar (weak), passed as is.
 S = tuple[int, ...]
 CALLS: list[tuple[str, str, str, tuple[S | float | int, ...], dict[str, object], tuple[str, ...]]]
+# fmt: off
 CALLS = [
     ("integrate", "trapezoid", "1d", ((7,),), {}, REAL),
     ("integrate", "trapezoid", "x", ((3, 5), (5,)), {}, REAL),
     ("integrate", "trapezoid", "dx-axis", ((4, 3),), {"dx": 0.5, "axis": 0}, REAL),
     ("integrate", "trapezoid", "weak-dx", ((6,), 2.0), {}, ("f32", "int", "bf16")),
-    ("signal", "convolve", "full", ((9,), (4,)), {}, REAL + ("c64",)),
+    ("signal", "convolve", "full", ((9,), (4,)), {}, (*REAL, "c64")),
     ("signal", "convolve", "same-swap", ((3, 2), (5, 6)), {"mode": "same"}, REAL),
     ("signal", "convolve", "valid", ((8, 6), (3, 2)), {"mode": "valid"}, REAL),
-    ("signal", "convolve", "fft", ((9,), (4,)), {"method": "fft"}, REAL + ("c64",)),
+    ("signal", "convolve", "fft", ((9,), (4,)), {"method": "fft"}, (*REAL, "c64")),
     ("signal", "convolve", "bad-method", ((9,), (4,)), {"method": "x"}, ("f32",)),
     ("signal", "convolve", "bad-rank", ((9,), (4, 1)), {}, ("f32",)),
     ("signal", "convolve", "weak", ((9,), 2.0), {}, ("f32",)),
     ("signal", "convolve2d", "full", ((5, 6), (2, 3)), {}, REAL),
     ("signal", "convolve2d", "same", ((5, 6), (2, 3)), {"mode": "same"}, REAL),
     ("signal", "convolve2d", "bad-fill", ((5, 6), (2, 3)), {"fillvalue": 1}, ("f32",)),
-    ("signal", "correlate", "full", ((9,), (4,)), {}, REAL + ("c64",)),
+    ("signal", "correlate", "full", ((9,), (4,)), {}, (*REAL, "c64")),
     ("signal", "correlate", "same-fft", ((9,), (4,)), {"mode": "same", "method": "fft"},
-     REAL + ("c64",)),  # fmt: skip
-    ("signal", "correlate2d", "full-swap", ((2, 3), (5, 6)), {}, REAL + ("c64",)),
-    ("signal", "correlate2d", "valid", ((5, 6), (2, 3)), {"mode": "valid"}, REAL + ("c64",)),
+     (*REAL, "c64")),
+    ("signal", "correlate2d", "full-swap", ((2, 3), (5, 6)), {}, (*REAL, "c64")),
+    ("signal", "correlate2d", "valid", ((5, 6), (2, 3)), {"mode": "valid"}, (*REAL, "c64")),
     ("signal", "correlate2d", "valid-swap", ((2, 3), (5, 6)), {"mode": "valid"}, REAL),
-    ("signal", "correlate2d", "same", ((5, 6), (2, 3)), {"mode": "same"}, REAL + ("c64",)),
-    ("signal", "fftconvolve", "full", ((6, 5), (3, 2)), {}, REAL + ("c64",)),
+    ("signal", "correlate2d", "same", ((5, 6), (2, 3)), {"mode": "same"}, (*REAL, "c64")),
+    ("signal", "fftconvolve", "full", ((6, 5), (3, 2)), {}, (*REAL, "c64")),
     ("signal", "fftconvolve", "axes", ((4, 9), (4, 3)), {"axes": 1, "mode": "same"}, REAL),
     ("signal", "fftconvolve", "valid-swap", ((3,), (8,)), {"mode": "valid"}, REAL),
     ("signal", "fftconvolve", "ones", ((1, 5), (4, 1)), {}, REAL),
@@ -87,46 +88,68 @@ CALLS = [
     ("signal", "detrend", "linear", ((12,),), {}, REAL),
     ("signal", "detrend", "bp", ((3, 20),), {"bp": [5, 11]}, ("f32", "int", "f64")),
     ("signal", "detrend", "constant", ((6, 4),), {"type": "constant", "axis": 0},
-     REAL + ("c64",)),  # fmt: skip
+     (*REAL, "c64")),
     ("signal", "detrend", "bad-type", ((6,),), {"type": "quadratic"}, ("f32",)),
-    ("signal", "stft", "default", ((40,),), {"nperseg": 8}, REAL + ("c64",)),
+    ("signal", "stft", "default", ((40,),), {"nperseg": 8}, (*REAL, "c64")),
     ("signal", "stft", "odd-boundary", ((3, 30),), {"nperseg": 6, "noverlap": 2,
-     "boundary": "odd", "detrend": "linear", "nfft": 9}, REAL),  # fmt: skip
+     "boundary": "odd", "detrend": "linear", "nfft": 9}, REAL),
     ("signal", "stft", "axis0-even", ((24, 2),), {"nperseg": 5, "axis": 0,
-     "boundary": "even", "padded": False, "return_onesided": False}, REAL),  # fmt: skip
+     "boundary": "even", "padded": False, "return_onesided": False}, REAL),
     ("signal", "stft", "window", ((32,),), {"nperseg": 8, "window": "hamming",
-     "boundary": "constant", "fs": 4.0}, ("f32", "f64")),  # fmt: skip
+     "boundary": "constant", "fs": 4.0}, ("f32", "f64")),
     ("signal", "stft", "bad-overlap", ((32,),), {"nperseg": 8, "noverlap": 8}, ("f32",)),
     ("signal", "welch", "default", ((64,),), {"nperseg": 16}, REAL),
     ("signal", "welch", "median", ((2, 64),), {"nperseg": 16, "average": "median",
-     "scaling": "spectrum", "fs": 8.0}, ("f32", "f64", "int")),  # fmt: skip
+     "scaling": "spectrum", "fs": 8.0}, ("f32", "f64", "int")),
     ("signal", "welch", "odd-nfft", ((50,),), {"nperseg": 10, "nfft": 15,
-     "detrend": "linear"}, ("f32", "f16", "f64")),  # fmt: skip
+     "detrend": "linear"}, ("f32", "f16", "f64")),
     ("signal", "welch", "bad-scaling", ((50,),), {"scaling": "x"}, ("f32",)),
     ("signal", "csd", "pair", ((48,), (40,)), {"nperseg": 8}, REAL),
     ("signal", "csd", "broadcast", ((2, 48), (1, 48)), {"nperseg": 12, "noverlap": 3},
-     ("f32", "f64")),  # fmt: skip
+     ("f32", "f64")),
     ("signal", "csd", "median", ((48,), (48,)), {"nperseg": 8, "average": "median"},
-     ("f32", "f64")),  # fmt: skip
+     ("f32", "f64")),
     ("signal", "istft", "default", ((5, 9),), {}, ("c64", "f32", "f64", "int")),
     ("signal", "istft", "axes", ((9, 3, 5),), {"time_axis": 0, "freq_axis": -1,
-     "nperseg": 6}, ("c64", "f32")),  # fmt: skip
+     "nperseg": 6}, ("c64", "f32")),
     ("signal", "istft", "twosided", ((8, 7),), {"input_onesided": False, "boundary": False,
-     "nperseg": 8, "noverlap": 6}, ("c64", "f64")),  # fmt: skip
+     "nperseg": 8, "noverlap": 6}, ("c64", "f64")),
     ("signal", "istft", "bad-rank", ((8,),), {}, ("c64",)),
-    ("fft", "dct", "default", ((4, 6),), {}, REAL + ("c64",)),
+    ("fft", "dct", "default", ((4, 6),), {}, (*REAL, "c64")),
     ("fft", "dct", "n-axis-ortho", ((4, 6),), {"n": 7, "axis": 0, "norm": "ortho"}, REAL),
     ("fft", "dct", "bad-type", ((6,),), {"type": 3}, ("f32",)),
     ("fft", "dct", "bad-norm", ((6,),), {"norm": "forward"}, ("f32",)),
-    ("fft", "dctn", "all", ((3, 4, 5),), {}, REAL + ("c64",)),
+    ("fft", "dctn", "all", ((3, 4, 5),), {}, (*REAL, "c64")),
     ("fft", "dctn", "pair", ((3, 4, 5),), {"axes": (0, 2), "norm": "ortho"}, REAL),
     ("fft", "dctn", "s", ((3, 4, 5),), {"s": (2, 6)}, REAL),
     ("fft", "dctn", "one", ((3, 4),), {"axes": [0], "s": [5]}, REAL),
-    ("fft", "idct", "default", ((4, 6),), {}, REAL + ("c64",)),
+    ("fft", "idct", "default", ((4, 6),), {}, (*REAL, "c64")),
     ("fft", "idct", "n-ortho", ((4, 6),), {"n": 3, "axis": 0, "norm": "ortho"}, REAL),
-    ("fft", "idctn", "all", ((3, 4, 5),), {"norm": "backward"}, REAL + ("c64",)),
+    ("fft", "idctn", "all", ((3, 4, 5),), {"norm": "backward"}, (*REAL, "c64")),
     ("fft", "idctn", "s", ((3, 4, 5),), {"s": (4, 4), "norm": "ortho"}, REAL),
+    # map_coordinates: the image, then one coordinate array per axis (passed as a list)
+    ("ndimage", "map_coordinates", "linear", ((5, 6), (3, 4), (3, 4)), {"order": 1}, REAL),
+    ("ndimage", "map_coordinates", "nearest-wrap", ((5, 6), (7,), (7,)),
+     {"order": 0, "mode": "wrap"}, REAL),
+    ("ndimage", "map_coordinates", "mirror-cval", ((5, 6), (4,), (4,)),
+     {"order": 1, "mode": "mirror", "cval": 2.0}, REAL),
+    ("ndimage", "map_coordinates", "reflect", ((4,), (9,)), {"order": 1, "mode": "reflect"},
+     REAL),
+    ("ndimage", "map_coordinates", "nearest", ((4, 3), (5,), (5,)),
+     {"order": 0, "mode": "nearest"}, REAL),
+    ("ndimage", "map_coordinates", "weak", ((4,), 1.5), {"order": 1}, ("f32", "int")),
+    ("ndimage", "map_coordinates", "bad-order", ((4,), (3,)), {"order": 2}, ("f32",)),
+    ("ndimage", "map_coordinates", "bad-mode", ((4,), (3,)), {"order": 1, "mode": "x"},
+     ("f32",)),
+    ("ndimage", "map_coordinates", "bad-len", ((4, 3), (3,)), {"order": 1}, ("f32",)),
+    ("cluster.vq", "vq", "2d", ((7, 3), (4, 3)), {}, REAL),
+    ("cluster.vq", "vq", "1d", ((9,), (3,)), {}, REAL),
+    ("cluster.vq", "vq", "bad-rank", ((9, 2), (3,)), {}, ("f32",)),
 ]
+# fmt: on
+
+# Calls whose jax signature takes operands other than positionally.
+ADAPT = {"map_coordinates": lambda fn, image, *coords, **kw: fn(image, list(coords), **kw)}
 
 
 def _module(prefix: str, name: str) -> object:
@@ -179,10 +202,11 @@ def test_calls(case):
     mod, fn, label, _, kwargs, _ = CALLS[i]
     ours, theirs = getattr(_module("weaktrace", mod), fn), getattr(_module("jax", mod), fn)
     args = _operands(i, profile)
+    call = ADAPT.get(fn, lambda f, *a, **kw: f(*a, **kw))
     with jax.enable_x64(x64):
         check(
-            lambda *a: ours(*a, **kwargs),
-            lambda *a: theirs(*a, **kwargs),
+            lambda *a: call(ours, *a, **kwargs),
+            lambda *a: call(theirs, *a, **kwargs),
             *args,
             context=f"{mod}.{fn} {label}",
             **_tolerance(profile),
@@ -256,6 +280,13 @@ GRADS = [
     ("istft", lambda m, x: m.signal.istft(x.reshape(2, 4) + 0j, nperseg=2)[1]),
     ("dct", lambda m, x: m.fft.dct(x, norm="ortho") * m.fft.idct(x)),
     ("dctn", lambda m, x: m.fft.dctn(x.reshape(2, 4)) + m.fft.idctn(x.reshape(2, 4))),
+    (
+        "map_coordinates",
+        lambda m, x: m.ndimage.map_coordinates(
+            x.reshape(2, 4), [x[:3] * 0.3 + 0.5, x[3:6] + 1.2], order=1, mode="reflect"
+        ),
+    ),
+    ("vq", lambda m, x: m.cluster.vq.vq(x.reshape(4, 2), x[:4].reshape(2, 2) * 0.5)[1]),
 ]
 
 

@@ -4,6 +4,15 @@
 
 from __future__ import annotations
 
-from weaktrace.scipy import fft, integrate, linalg, signal, special, stats
+from weaktrace.scipy import cluster, fft, integrate, linalg, ndimage, signal, special, stats
 
-__all__ = ["fft", "integrate", "linalg", "signal", "special", "stats"]
+__all__ = [
+    "cluster",
+    "fft",
+    "integrate",
+    "linalg",
+    "ndimage",
+    "signal",
+    "special",
+    "stats",
+]

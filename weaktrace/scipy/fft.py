@@ -95,9 +95,7 @@ def _deinterleave(x: Any, axis: int) -> Any:
 def _ortho(out: Any, axis: int) -> Any:
     """Scale to the orthonormal DCT: 1/sqrt(4N) for the first term, 1/sqrt(2N) after."""
     n = out.shape[axis]
-    factor = lax.concatenate(
-        [lax.full((1,), 4, out.dtype), lax.full((n - 1,), 2, out.dtype)], 0
-    )
+    factor = lax.concatenate([lax.full((1,), 4, out.dtype), lax.full((n - 1,), 2, out.dtype)], 0)
     return out / lax.sqrt(_along(factor, axis, out.ndim) * n)
 
 
@@ -145,9 +143,7 @@ def _sizes_axes(x: Any, s: Any, axes: Any) -> tuple[list[int] | None, tuple[int,
     if s is not None:
         s = [operator.index(s)] if not isinstance(s, Sequence | np.ndarray) else list(s)
         if len(s) > x.ndim:
-            raise OperandValueError(
-                f"s must have at most x.ndim ({x.ndim}) elements, got {len(s)}"
-            )
+            raise OperandValueError(f"s must have at most x.ndim ({x.ndim}) elements, got {len(s)}")
     if axes is None:
         first = x.ndim - len(s) if s is not None else 0
         return s, tuple(range(first, x.ndim))
