@@ -26,7 +26,7 @@ from tests.mirror_harness import check
 
 # jax.scipy namespaces mirrored here, with jax's public names weaktrace does not have
 # (and why). A listed name weaktrace gains fails test_missing_is_really_missing.
-MODULES = ["integrate", "signal", "fft", "ndimage", "cluster.vq"]
+MODULES = ["integrate", "signal", "fft", "ndimage", "cluster.vq", "sparse.linalg"]
 MISSING: dict[str, dict[str, str]] = {m: {} for m in MODULES}
 
 # Dtype profiles: (label, dtype of the first array operand, of the others, x64 modes).
@@ -145,6 +145,18 @@ CALLS = [
     ("cluster.vq", "vq", "2d", ((7, 3), (4, 3)), {}, REAL),
     ("cluster.vq", "vq", "1d", ((9,), (3,)), {}, REAL),
     ("cluster.vq", "vq", "bad-rank", ((9, 2), (3,)), {}, ("f32",)),
+    # the iterative solvers: ("spd", n) is a symmetric positive definite n x n matrix
+    ("sparse.linalg", "cg", "matrix", (("spd", 5), (5,)), {}, (*REAL, "c64")),
+    ("sparse.linalg", "cg", "tol-maxiter", (("spd", 4), (4,)), {"tol": 1e-3, "maxiter": 2},
+     REAL),
+    ("sparse.linalg", "cg", "bad-matrix", ((3, 4), (4,)), {}, ("f32",)),
+    ("sparse.linalg", "bicgstab", "matrix", (("spd", 5), (5,)), {}, (*REAL, "c64")),
+    ("sparse.linalg", "bicgstab", "atol", (("spd", 4), (4,)), {"atol": 1e-2}, REAL),
+    ("sparse.linalg", "gmres", "batched", (("spd", 5), (5,)), {}, (*REAL, "c64")),
+    ("sparse.linalg", "gmres", "incremental", (("spd", 5), (5,)),
+     {"solve_method": "incremental", "restart": 2}, (*REAL, "c64")),
+    ("sparse.linalg", "gmres", "bad-method", (("spd", 3), (3,)), {"solve_method": "x"},
+     ("f32",)),
 ]
 # fmt: on
 
@@ -189,12 +201,24 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize("case", picked, ids=ids)
 
 
+def _spd(n: int, dtype: str, seed: int) -> np.ndarray:
+    a = np.random.default_rng(seed).normal(size=(n, n))
+    m = np.round(a @ a.T) + 2 * n * np.eye(n)  # integral: exact in every dtype
+    return m.astype(jnp.bfloat16 if dtype == "bfloat16" else dtype)
+
+
+def _operand(shape: object, dtype: str, seed: int) -> object:
+    if isinstance(shape, float | int):
+        return shape  # a weak Python scalar
+    if shape[0] == "spd":
+        return _spd(shape[1], dtype, seed)
+    return _array(shape, dtype, seed)
+
+
 def _operands(i: int, profile: str) -> list[object]:
     _, first, rest, _ = PROFILE[profile]
-    shapes = CALLS[i][3]
     return [
-        s if isinstance(s, float | int) else _array(s, first if k == 0 else rest, seed=7 * i + k)
-        for k, s in enumerate(shapes)
+        _operand(s, first if k == 0 else rest, seed=7 * i + k) for k, s in enumerate(CALLS[i][3])
     ]
 
 
@@ -294,11 +318,19 @@ GRADS = [
         ),
     ),
     ("vq", lambda m, x: m.cluster.vq.vq(x.reshape(4, 2), x[:4].reshape(2, 2) * 0.5)[1]),
+    ("cg", lambda m, x: m.sparse.linalg.cg(lambda v: v * (x * x + 1.0), x)[0]),
+    (
+        "bicgstab gmres",
+        lambda m, x: (
+            m.sparse.linalg.bicgstab(lambda v: v * (x * x + 2.0), x)[0]
+            + m.sparse.linalg.gmres(lambda v: v * (x * x + 2.0), x * 0.5)[0]
+        ),
+    ),
 ]
 
 
 # Gradients CI runs (the others, each seconds of jax.grad compiles, under --run-slow).
-GRADS_CI = {"trapezoid", "convolve", "fftconvolve", "correlate2d", "stft", "vq"}
+GRADS_CI = {"trapezoid", "convolve", "fftconvolve", "correlate2d", "stft", "vq", "cg"}
 
 
 @pytest.mark.parametrize(("label", "f"), GRADS, ids=[g[0] for g in GRADS])

@@ -4,7 +4,17 @@
 
 from __future__ import annotations
 
-from weaktrace.scipy import cluster, fft, integrate, linalg, ndimage, signal, special, stats
+from weaktrace.scipy import (
+    cluster,
+    fft,
+    integrate,
+    linalg,
+    ndimage,
+    signal,
+    sparse,
+    special,
+    stats,
+)
 
 __all__ = [
     "cluster",
@@ -13,6 +23,7 @@ __all__ = [
     "linalg",
     "ndimage",
     "signal",
+    "sparse",
     "special",
     "stats",
 ]
