@@ -26,7 +26,15 @@ from tests.mirror_harness import check
 
 # jax.scipy namespaces mirrored here, with jax's public names weaktrace does not have
 # (and why). A listed name weaktrace gains fails test_missing_is_really_missing.
-MODULES = ["integrate", "signal", "fft", "ndimage", "cluster.vq", "sparse.linalg"]
+MODULES = [
+    "integrate",
+    "signal",
+    "fft",
+    "ndimage",
+    "cluster.vq",
+    "sparse.linalg",
+    "interpolate",
+]
 MISSING: dict[str, dict[str, str]] = {m: {} for m in MODULES}
 
 # Dtype profiles: (label, dtype of the first array operand, of the others, x64 modes).
@@ -285,6 +293,44 @@ def test_signatures_are_jax_and_every_function_is_swept(mod):
         assert name in swept, f"{mod}.{name} is not in the differential sweep"
 
 
+# -- RegularGridInterpolator: a class, built and called -------------------------------
+
+RGI_CASES = {
+    "linear": ({}, {}),
+    "nearest": ({"method": "nearest"}, {}),
+    "fill-none": ({"fill_value": None}, {}),
+    "fill-0": ({"fill_value": 0.0}, {}),
+    "call-method": ({}, {"method": "nearest"}),
+    "bad-method": ({"method": "cubic"}, {}),
+}
+
+
+@pytest.mark.parametrize("x64", [False, True], ids=["x32", "x64"])
+@pytest.mark.parametrize("profile", ["f32", "int", "f64", "bf16"])
+@pytest.mark.parametrize("label", list(RGI_CASES))
+def test_regular_grid_interpolator(label, profile, x64, request):
+    if (profile == "f64") != x64 and profile != "f32":
+        pytest.skip("f64 runs with x64 only; int and bf16 without")
+    ci = (profile, x64) == (("f32", False) if label != "linear" else ("f64", True))
+    if not ci and not full_run(request.config):
+        pytest.skip("CI sample (--run-slow runs it)")
+    ours = importlib.import_module("weaktrace.scipy.interpolate").RegularGridInterpolator
+    theirs = importlib.import_module("jax.scipy.interpolate").RegularGridInterpolator
+    build, call = RGI_CASES[label]
+    dt = PROFILE[profile][1]
+    g0 = np.array([0.0, 1.0, 2.5, 4.0], np.float32)
+    g1 = np.linspace(-1, 1, 5).astype(np.float32)
+    values = _array((4, 5, 2), dt, seed=3)
+    xi = np.random.default_rng(4).uniform(-1.5, 4.5, size=(6, 2)).astype(np.float32)
+    with jax.enable_x64(x64):
+        check(
+            lambda a, b, v, x: ours((a, b), v, **build)(x, **call),
+            lambda a, b, v, x: theirs((a, b), v, **build)(x, **call),
+            g0, g1, values, xi, context=f"RegularGridInterpolator {label}",
+            **_tolerance(profile),
+        )  # fmt: skip
+
+
 # -- warnings jax gives ---------------------------------------------------------------
 
 
@@ -318,6 +364,12 @@ GRADS = [
         ),
     ),
     ("vq", lambda m, x: m.cluster.vq.vq(x.reshape(4, 2), x[:4].reshape(2, 2) * 0.5)[1]),
+    (
+        "interpolate",
+        lambda m, x: m.interpolate.RegularGridInterpolator(
+            (np.arange(4.0, dtype=np.float32),), x[:4] * x[4:]
+        )(x * 0.9 + 1.2),
+    ),
     ("cg", lambda m, x: m.sparse.linalg.cg(lambda v: v * (x * x + 1.0), x)[0]),
     (
         "bicgstab gmres",
