@@ -48,3 +48,19 @@ def test_var_method_on_traced_value(ddof):
     got = wt.trace(lambda x: x.var(axis=0, ddof=ddof))(x)
     assert (got.dtype, got.shape, got.weak_type) == (want.dtype, want.shape, want.weak_type)
     np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=1e-6)
+
+
+# optax_chain.py: `1 - b1**count` (optax's bias correction, an int32 count under a weak
+# float) was reported "in forward_operator_to_aval.<locals>.op", jax's operator closure;
+# lint names the jnp function the operator calls, as `c * 0.5` is named `mul`.
+def test_lint_names_the_jnp_function_an_operator_forwards_to():
+    def bias_correction(count):
+        return 1 - 0.9**count
+
+    count = jax.ShapeDtypeStruct((), jnp_jax.int32)
+    # the oracle: jax promotes the int32 count to float32 there
+    assert jax.eval_shape(bias_correction, count).dtype != count.dtype
+    (finding,) = list(wt.lint(bias_correction, count))
+    assert finding.kind == "implicit-promotion"
+    assert " in power (" in finding.message, finding.message
+    assert "<locals>" not in finding.message

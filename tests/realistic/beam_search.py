@@ -22,7 +22,7 @@ def decoder_step(params, token, hidden):
 
 def gather_beams(tree, indices):
     return jax.tree_util.tree_map(
-        lambda x: jnp.take_along_axis(
+        lambda x: jnp.take_along_axis(  # expect: carry-change
             x, indices.reshape(indices.shape + (1,) * (x.ndim - 2)), axis=1
         ),
         tree,
@@ -67,11 +67,12 @@ def beam_search(params, init_hidden, beam_size, max_len, alpha=0.6):
         top_hidden = gather_beams(new_hidden, beam_idx)
         is_eos = token_idx == EOS
         # alive: best beam_size candidates that did not just finish
-        alive_lp = top_lp + is_eos * NEG_INF
+        alive_lp = top_lp + is_eos * NEG_INF  # expect: implicit-promotion
         _, alive_idx = lax.top_k(alive_lp, beam_size)
         seqs, log_probs, hidden = gather_beams((top_seqs, alive_lp, top_hidden), alive_idx)
         # finished: merge new finished candidates with the old ones
-        new_scores = top_lp / brevity_penalty(alpha, i + 1) + (~is_eos) * NEG_INF
+        new_scores = top_lp / brevity_penalty(alpha, i + 1)
+        new_scores = new_scores + (~is_eos) * NEG_INF  # expect: implicit-promotion
         all_seqs = jnp.concatenate([f_seqs, top_seqs], axis=1)
         all_scores = jnp.concatenate([f_scores, new_scores], axis=1)
         all_flags = jnp.concatenate([f_flags, is_eos], axis=1)

@@ -48,7 +48,7 @@ class DynamicLossScale:
             ),
             jnp.maximum(one.astype(self.loss_scale.dtype), self.loss_scale / self.factor),
         )
-        counter = ((self.counter + one) % self.period) * grads_finite
+        counter = ((self.counter + one) % self.period) * grads_finite  # expect: implicit-promotion
         return DynamicLossScale(loss_scale, counter, self.period, self.factor)
 
 

@@ -17,7 +17,7 @@ def fft_convolve(x, h):
 
 
 def gaussian_kernel(size, sigma):
-    r = jnp.arange(size) - (size - 1) / 2
+    r = jnp.arange(size) - (size - 1) / 2  # expect: implicit-promotion
     k = jnp.exp(-0.5 * (r / sigma) ** 2)
     return k / k.sum()
 
@@ -28,7 +28,7 @@ def lowpass_2d(img, cutoff):
     fy = jnp.fft.fftshift(jnp.fft.fftfreq(h))
     fx = jnp.fft.fftshift(jnp.fft.fftfreq(w))
     mask = (fy[:, None] ** 2 + fx[None, :] ** 2) <= cutoff**2
-    return jnp.real(jnp.fft.ifft2(jnp.fft.ifftshift(F * mask)))
+    return jnp.real(jnp.fft.ifft2(jnp.fft.ifftshift(F * mask)))  # expect: implicit-promotion
 
 
 def power_spectrum(x, fs):

@@ -23,7 +23,7 @@ def kalman_filter(params, observations):
         P_new = 0.5 * (P_new + P_new.T)
         _, logdet = jnp.linalg.slogdet(S)
         mahal = resid @ jnp.linalg.solve(S, resid)
-        ll = ll - 0.5 * (obs_dim * jnp.log(2 * jnp.pi) + logdet + mahal)
+        ll = ll - 0.5 * (obs_dim * jnp.log(2 * jnp.pi) + logdet + mahal)  # expect: carry-change
         return (m_new, P_new, ll), (m_new, P_new, m_pred, P_pred)
 
     init = (m0, P0, jnp.array(0.0))

@@ -19,14 +19,14 @@ def router(x, w_gate, num_selected, capacity):
     position = (jnp.cumsum(flat, axis=0) - 1) * flat
     position = position.reshape(num_selected, -1, num_experts).transpose(1, 0, 2)
     keep = (position < capacity) & (expert_mask > 0)
-    position = jnp.sum(position * keep, axis=-1)
+    position = jnp.sum(position * keep, axis=-1)  # expect: implicit-promotion
     kept = jnp.any(keep, axis=-1)
     dispatch = (
         nn.one_hot(experts, num_experts, dtype=jnp.bool_)[..., None]
         & nn.one_hot(position, capacity, dtype=jnp.bool_)[..., None, :]
         & kept[..., None, None]
     )
-    combine = gates[..., None, None] * dispatch
+    combine = gates[..., None, None] * dispatch  # expect: implicit-promotion
     dispatch = dispatch.any(axis=1)
     combine = combine.sum(axis=1)
     # auxiliary losses

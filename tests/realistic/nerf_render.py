@@ -6,7 +6,7 @@ from jax import nn, random
 
 
 def positional_encoding(x, num_freqs, include_input=True):
-    freqs = 2.0 ** jnp.arange(num_freqs)
+    freqs = 2.0 ** jnp.arange(num_freqs)  # expect: implicit-promotion
     xb = x[..., None, :] * freqs[:, None]
     enc = jnp.concatenate([jnp.sin(xb), jnp.cos(xb)], axis=-1)
     enc = enc.reshape(*x.shape[:-1], -1)

@@ -54,8 +54,14 @@ def scale_by_adam(b1=0.9, b2=0.999, eps=1e-8):
         mu = jax.tree_util.tree_map(lambda g, t: (1 - b1) * g + b1 * t, updates, state.mu)
         nu = jax.tree_util.tree_map(lambda g, t: (1 - b2) * (g**2) + b2 * t, updates, state.nu)
         count_inc = state.count + jnp.array(1, dtype=jnp.int32)
-        mu_hat = jax.tree_util.tree_map(lambda t: t / (1 - b1**count_inc).astype(t.dtype), mu)
-        nu_hat = jax.tree_util.tree_map(lambda t: t / (1 - b2**count_inc).astype(t.dtype), nu)
+        mu_hat = jax.tree_util.tree_map(
+            lambda t: t / (1 - b1**count_inc).astype(t.dtype),  # expect: implicit-promotion
+            mu,
+        )
+        nu_hat = jax.tree_util.tree_map(
+            lambda t: t / (1 - b2**count_inc).astype(t.dtype),  # expect: implicit-promotion
+            nu,
+        )
         updates = jax.tree_util.tree_map(lambda m, v: m / (jnp.sqrt(v + 0.0) + eps), mu_hat, nu_hat)
         return updates, ScaleByAdamState(count=count_inc, mu=mu, nu=nu)
 
@@ -104,7 +110,7 @@ def chain(*transforms):
 
 def warmup_cosine(init_value, peak, warmup_steps, decay_steps):
     def schedule(count):
-        warm = init_value + (peak - init_value) * count / warmup_steps
+        warm = init_value + (peak - init_value) * count / warmup_steps  # expect: implicit-promotion
         progress = jnp.clip((count - warmup_steps) / (decay_steps - warmup_steps), 0.0, 1.0)
         cosine = 0.5 * peak * (1 + jnp.cos(jnp.pi * progress))
         return jnp.where(count < warmup_steps, warm, cosine)

@@ -19,7 +19,7 @@ def log_likelihood(y, x, beta):
 def systematic_resample(key, log_weights):
     n = log_weights.shape[0]
     weights = jnp.exp(log_weights - logsumexp(log_weights))
-    u = (random.uniform(key, ()) + jnp.arange(n)) / n
+    u = (random.uniform(key, ()) + jnp.arange(n)) / n  # expect: implicit-promotion
     cdf = jnp.cumsum(weights)
     idx = jnp.searchsorted(cdf, u)
     return jnp.clip(idx, 0, n - 1)
@@ -40,15 +40,16 @@ def particle_filter(key, ys, n_particles, phi=0.9, sigma=0.3, beta=0.7):
         x = transition(k_move, x, phi, sigma)
         log_w = log_w + log_likelihood(y, x, beta)
         lse = logsumexp(log_w)
-        log_evidence = log_evidence + lse
+        log_evidence = log_evidence + lse  # expect: carry-change
         log_w = log_w - lse
         w = jnp.exp(log_w)
         ess = 1.0 / jnp.sum(w**2)
         do_resample = ess < n_particles / 2
         idx = systematic_resample(k_resample, log_w)
         x = jnp.where(do_resample, x[idx], x)
-        log_w = jnp.where(do_resample, jnp.full_like(log_w, -jnp.log(n_particles)), log_w)
-        n_resampled = n_resampled + do_resample.astype(jnp.int32)
+        reset = jnp.full_like(log_w, -jnp.log(n_particles))
+        log_w = jnp.where(do_resample, reset, log_w)  # expect: carry-change
+        n_resampled = n_resampled + do_resample.astype(jnp.int32)  # expect: carry-change
         mean = jnp.sum(w * x)
         return (key, x, log_w, log_evidence, n_resampled), (mean, ess, safe_entropy(w))
 

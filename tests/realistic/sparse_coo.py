@@ -38,7 +38,7 @@ def embedding_bag(table, ids, bag_ids, n_bags, mode="mean"):
     if mode == "sum":
         return total
     counts = ops.segment_sum(jnp.ones_like(bag_ids), bag_ids, num_segments=n_bags)
-    return total / jnp.maximum(counts, 1)[:, None]
+    return total / jnp.maximum(counts, 1)[:, None]  # expect: implicit-promotion
 
 
 def run(rows, cols, vals, x, table, ids, bag_ids):

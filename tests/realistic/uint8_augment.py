@@ -24,7 +24,7 @@ def random_crop(key, img, size):
 
 def adjust_brightness(img, delta):
     # delta is an int in [-32, 32]; compute in int16 to avoid uint8 wrap-around
-    out = img.astype(jnp.int16) + delta
+    out = img.astype(jnp.int16) + delta  # expect: implicit-promotion
     return jnp.clip(out, 0, 255).astype(jnp.uint8)
 
 
