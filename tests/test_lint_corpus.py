@@ -102,7 +102,9 @@ def test_planted_bugs_are_found_at_their_lines(name):
 REALISTIC = sorted(
     ["optax_chain", "ppo_loss", "nucleus_sampling", "kalman_filter", "nbody", "nerf_render",
      "fft_conv", "infonce", "moe_routing", "ctc_loss", "uint8_augment", "dp_sgd_ema",
-     "bf16_loss_scale", "beam_search", "particle_filter", "sparse_coo"]
+     "bf16_loss_scale", "beam_search", "particle_filter", "sparse_coo", "gmm_em", "bit_hashing",
+     "robust_stats", "random_dists", "heat_equation", "custom_grad_ops", "linear_recurrence",
+     "pca_linalg", "init_inside_jit"]
 )  # fmt: skip
 
 
