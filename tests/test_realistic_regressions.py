@@ -64,3 +64,31 @@ def test_lint_names_the_jnp_function_an_operator_forwards_to():
     assert finding.kind == "implicit-promotion"
     assert " in power (" in finding.message, finding.message
     assert "<locals>" not in finding.message
+
+
+# `out, pullback = jax.vjp(f, x, y)` inside a traced function (found probing the jax
+# transformations realistic programs call): jax.vjp was not wrapped, so the traced
+# primals reached jax and raised ForeignFunctionError.
+def _vjp_program(np_mod):
+    def f(x, y):
+        out, pullback = jax.vjp(lambda a, b: (np_mod.sin(a) * b, np_mod.sum(a * b)), x, y)
+        gx, gy = pullback((np_mod.ones_like(out[0]), 2.0 * np_mod.ones_like(out[1])))
+        o2, pullback2, aux = jax.vjp(lambda a: (np_mod.tanh(a), a.sum()), x, has_aux=True)
+        return out, gx, gy, o2, pullback2(o2)[0], aux
+
+    return f
+
+
+@pytest.mark.parametrize("x64", [False, True])
+def test_jax_vjp_inside_a_trace(x64):
+    x, y = np.arange(3, dtype=np.float32), np.float32(2.0)
+    with jax.enable_x64(x64):
+        want = jax.jit(_vjp_program(jnp_jax))(x, y)
+        got = wt.trace(_vjp_program(wnp))(x, y)
+        eager = _vjp_program(wnp)(x, y)
+    for out in (got, eager):
+        assert jax.tree_util.tree_structure(out) == jax.tree_util.tree_structure(want)
+        leaves = zip(jax.tree_util.tree_leaves(out), jax.tree_util.tree_leaves(want), strict=True)
+        for g, w in leaves:
+            assert (g.shape, g.dtype, g.weak_type) == (w.shape, w.dtype, w.weak_type)
+            np.testing.assert_allclose(np.asarray(g), np.asarray(w), rtol=1e-6)

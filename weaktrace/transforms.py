@@ -10,10 +10,10 @@ With ``jax.numpy`` swapped for ``weaktrace.numpy`` and ``step`` traced by
 ``weaktrace.trace``, ``params`` are weaktrace tracers, which jax's transformations cannot
 take. So weaktrace wraps ``jax.grad``, ``jax.value_and_grad``, ``jax.vmap``,
 ``jax.jacfwd``, ``jax.jacrev``, ``jax.jacobian``, ``jax.hessian``, ``jax.checkpoint``
-(``jax.remat``) and ``jax.jvp``, and the ``__call__`` of ``jax.custom_jvp`` /
-``jax.custom_vjp`` (see `_wrap_custom_derivatives`), when it is imported. A wrapped
-transformation behaves exactly as jax's everywhere but inside a weaktrace trace, where,
-called from user code, it:
+(``jax.remat``), ``jax.jvp`` and ``jax.vjp`` (its pullback), and the ``__call__`` of
+``jax.custom_jvp`` / ``jax.custom_vjp`` (see `_wrap_custom_derivatives`), when it is
+imported. A wrapped transformation behaves exactly as jax's everywhere but inside a
+weaktrace trace, where, called from user code, it:
 
 1. asks jax which arguments the transformed function receives (``jax.eval_shape`` of the
    transformation, stopped at the call: vmap removes the mapped axes, grad keeps them);
@@ -208,6 +208,30 @@ def _wrap_jvp() -> None:
     jax.jvp = jvp
 
 
+def _wrap_vjp() -> None:
+    """``out, pullback = jax.vjp(fun, *primals)`` inside a trace: `out` is `fun` traced
+    by weaktrace; each ``pullback(ct)`` records jax's vjp of `fun`, applied to `ct`."""
+    original = ORIGINAL["vjp"] = jax.vjp
+
+    @functools.wraps(original)
+    def vjp(fun: Callable[..., Any], *primals: Any, has_aux: bool = False, **kw: Any) -> Any:
+        if current() is None or not _from_user(sys._getframe(1)) or _jax_values(primals):
+            return original(fun, *_eager_values(primals), has_aux=has_aux, **kw)
+        result = fun(*primals)
+        out, aux = result if has_aux else (result, None)
+
+        def apply(fn: Callable[..., Any], primals: Any, cotangent: Any) -> Any:
+            return original(fn, *primals, has_aux=has_aux, **kw)[1](cotangent)
+
+        def pullback(cotangent: Any) -> Any:
+            options = dict(kw, has_aux=has_aux)
+            return bind_transform("vjp", options, apply, fun, (primals, cotangent), {})
+
+        return (out, pullback, aux) if has_aux else (out, pullback)
+
+    jax.vjp = vjp
+
+
 class _Inlined(NamedTuple):
     outs: Any
 
@@ -351,6 +375,7 @@ def install() -> None:
     for name in _OF_FUNCTION:
         _wrap_transformation(name)
     _wrap_jvp()
+    _wrap_vjp()
     _wrap_nested_jit()
     _wrap_custom_derivatives()
     _wrap_debug()
