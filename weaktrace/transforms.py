@@ -211,7 +211,8 @@ def _wrap_jvp() -> None:
 def _wrap_vjp() -> None:
     """``out, pullback = jax.vjp(fun, *primals)`` inside a trace: `out` is `fun` traced
     by weaktrace; each ``pullback(ct)`` records jax's vjp of `fun`, applied to `ct`."""
-    original = ORIGINAL["vjp"] = jax.vjp
+    original: Any = jax.vjp  # its has_aux overloads: one call site passes either
+    ORIGINAL["vjp"] = original
 
     @functools.wraps(original)
     def vjp(fun: Callable[..., Any], *primals: Any, has_aux: bool = False, **kw: Any) -> Any:
