@@ -92,3 +92,33 @@ def test_jax_vjp_inside_a_trace(x64):
         for g, w in leaves:
             assert (g.shape, g.dtype, g.weak_type) == (w.shape, w.dtype, w.weak_type)
             np.testing.assert_allclose(np.asarray(g), np.asarray(w), rtol=1e-6)
+
+
+# `jax.eval_shape(fn, params)` inside a traced function (shapes for buffers, as init code
+# does): it handed the traced values to jax. The structs seen inside the trace must be
+# the ones jax.eval_shape gives inside jax.jit, weak flags included.
+def _eval_shape_program(np_mod, seen):
+    def f(p, scale):
+        shapes = jax.eval_shape(
+            lambda q, t: {"m": q["a"] @ q["a"], "c": q["b"] * t, "w": t * 2}, p, scale
+        )
+        seen.append(shapes)
+        m = shapes["m"]
+        return np_mod.zeros(m.shape, m.dtype) + p["a"], np_mod.full((), 1, shapes["w"].dtype)
+
+    return f
+
+
+@pytest.mark.parametrize("scale", [2, np.float32(2), 2.5])
+def test_jax_eval_shape_inside_a_trace(scale):
+    p = {"a": np.ones((2, 2), np.float32), "b": np.zeros(3, np.int8)}
+    theirs, ours = [], []
+    want = jax.jit(_eval_shape_program(jnp_jax, theirs))(p, scale)
+    got = wt.trace(_eval_shape_program(wnp, ours))(p, scale)
+    assert jax.tree_util.tree_structure(ours[-1]) == jax.tree_util.tree_structure(theirs[-1])
+    for a, b in zip(jax.tree_util.tree_leaves(ours[-1]), jax.tree_util.tree_leaves(theirs[-1]),
+                    strict=True):  # fmt: skip
+        assert (a.shape, a.dtype, a.weak_type) == (b.shape, b.dtype, b.weak_type)
+    for g, w in zip(got, want, strict=True):
+        assert (g.shape, g.dtype, g.weak_type) == (w.shape, w.dtype, w.weak_type)
+        np.testing.assert_array_equal(np.asarray(g), np.asarray(w))

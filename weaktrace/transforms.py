@@ -12,8 +12,9 @@ take. So weaktrace wraps ``jax.grad``, ``jax.value_and_grad``, ``jax.vmap``,
 ``jax.jacfwd``, ``jax.jacrev``, ``jax.jacobian``, ``jax.hessian``, ``jax.checkpoint``
 (``jax.remat``), ``jax.jvp`` and ``jax.vjp`` (its pullback), and the ``__call__`` of
 ``jax.custom_jvp`` / ``jax.custom_vjp`` (see `_wrap_custom_derivatives`), when it is
-imported. A wrapped transformation behaves exactly as jax's everywhere but inside a
-weaktrace trace, where, called from user code, it:
+imported (``jax.eval_shape`` on traced values traces the function with weaktrace). A
+wrapped transformation behaves exactly as jax's everywhere but inside a weaktrace trace,
+where, called from user code, it:
 
 1. asks jax which arguments the transformed function receives (``jax.eval_shape`` of the
    transformation, stopped at the call: vmap removes the mapped axes, grad keeps them);
@@ -233,6 +234,31 @@ def _wrap_vjp() -> None:
     jax.vjp = vjp
 
 
+def _wrap_eval_shape() -> None:
+    """``jax.eval_shape(fun, *args)`` inside a trace, on traced values: `fun` traced by
+    weaktrace at the arguments' abstract values (nothing is recorded), its outputs as
+    ``jax.ShapeDtypeStruct``s with their weak flags, as jax's eval_shape gives."""
+    original = ORIGINAL["eval_shape"] = jax.eval_shape
+
+    @functools.wraps(original)
+    def eval_shape(fun: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        b = current()
+        if b is None or not _from_user(sys._getframe(1)) or not _has_tracer((args, kwargs)):
+            return original(fun, *args, **kwargs)
+        leaves, in_tree = jax.tree_util.tree_flatten((args, kwargs))
+        avals = [operand(x, b).aval for x in leaves]
+
+        def flat(*tracers: Any) -> Any:
+            a, k = jax.tree_util.tree_unflatten(in_tree, tracers)
+            return fun(*a, **k)
+
+        made = make_program(flat, avals, b.policy, nested=True)
+        outs = [spec(v.aval, b.policy) for v in made.program.outvars]
+        return jax.tree_util.tree_unflatten(made.out_tree, outs)
+
+    jax.eval_shape = eval_shape
+
+
 class _Inlined(NamedTuple):
     outs: Any
 
@@ -377,6 +403,7 @@ def install() -> None:
         _wrap_transformation(name)
     _wrap_jvp()
     _wrap_vjp()
+    _wrap_eval_shape()
     _wrap_nested_jit()
     _wrap_custom_derivatives()
     _wrap_debug()
