@@ -97,6 +97,28 @@ def test_planted_bugs_are_found_at_their_lines(name):
     _valid_jax(fn, args)
 
 
+# Programs of tests/realistic/ (run there against jax with their imports swapped), linted
+# as written: a clean one has no finding, the others exactly their `# expect:` lines.
+REALISTIC = sorted(
+    ["optax_chain", "ppo_loss", "nucleus_sampling", "kalman_filter", "nbody", "nerf_render",
+     "fft_conv", "infonce", "moe_routing", "ctc_loss", "uint8_augment", "dp_sgd_ema",
+     "bf16_loss_scale", "beam_search", "particle_filter", "sparse_coo", "gmm_em", "bit_hashing",
+     "robust_stats", "random_dists", "heat_equation", "custom_grad_ops", "linear_recurrence",
+     "pca_linalg", "init_inside_jit"]
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("name", REALISTIC)
+def test_realistic_programs_have_exactly_their_marked_findings(name):
+    module = importlib.import_module(f"tests.realistic.{name}")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        report = wt.lint(module.run, *module.inputs(np.random.default_rng(0)))
+    path = inspect.getsourcefile(module)
+    assert {(f.kind, f.line) for f in report} == expected(module), str(report)
+    assert all(f.file == path for f in report)
+
+
 def _walk(program):
     yield program
     for sub in program.sub_programs():

@@ -460,10 +460,10 @@ def test_gelu_of_ints_follows_the_numpy_policy():
 # -- initializers -----------------------------------------------------------------------
 
 
-def test_initializers_are_jax_objects():
+def test_initializers_are_jax_names_and_jax_objects_where_no_key_is_drawn():
     theirs = _public(jax.nn.initializers)
     assert set(wnn.initializers.__all__) == theirs
-    for name in theirs:
+    for name in ("Initializer", "constant", "zeros", "ones"):
         assert getattr(wnn.initializers, name) is getattr(jax.nn.initializers, name), name
 
 
@@ -475,19 +475,73 @@ def test_initializers_are_bit_identical_eagerly(name):
     np.testing.assert_array_equal(ours, theirs)
 
 
-def test_initializer_on_a_traced_value_raises_foreign_function_error():
-    init = wnn.initializers.normal()
+# Initialising inside the traced function (`params = init_params(key)` in a jitted step),
+# as programs do: the key is a weaktrace tracer. Found by the tests/realistic programs.
+INIT_CASES = [
+    ("glorot_uniform", (), (4, 3)),
+    ("glorot_normal", (), (4, 3)),
+    ("he_normal", (), (3, 3, 2, 5)),
+    ("lecun_uniform", (), (6, 2)),
+    ("kaiming_uniform", (), (2, 7)),
+    ("xavier_normal", (), (5, 5)),
+    ("normal", (0.02,), (3,)),
+    ("uniform", (), (2, 2)),
+    ("truncated_normal", (0.1, None, -1.0, 3.0), (4,)),
+    ("orthogonal", (), (4, 3)),
+    ("orthogonal", (2.0, 0), (3, 5)),
+    ("delta_orthogonal", (), (3, 3, 4)),
+    ("variance_scaling", (2.0, "fan_geo_avg", "normal"), (4, 6)),
+    ("variance_scaling", (1.0, "fan_out", "uniform", -2, -1, 0), (2, 4, 6)),
+    ("variance_scaling", (1.0, "fan_in", "truncated_normal", -2, -1, (), jnp.complex64), (4, 6)),
+    ("variance_scaling", (1.0, "fan_avg", "uniform", -2, -1, (), jnp.complex64), (4, 6)),
+]
 
-    def f(key_data):
-        return init(key_data, (2, 2))
 
-    with pytest.raises(wt.ForeignFunctionError, match="weaktrace"):
-        wt.trace(f).trace(jax.random.key_data(jax.random.key(0)))
+def _init_combos():
+    for (name, args, shape), dtype, x64 in itertools.product(
+        INIT_CASES, [None, jnp.float32, jnp.bfloat16], [False, True]
+    ):
+        complex_init = len(args) > 6  # takes no real dtype
+        no_qr = name.endswith("orthogonal") and dtype == jnp.bfloat16  # jax has no bf16 QR
+        if not (dtype is not None and complex_init) and not no_qr:
+            yield name, args, shape, dtype, x64
 
+
+INIT_COMBOS = list(_init_combos())
+
+
+@pytest.mark.parametrize("k", range(len(INIT_COMBOS)))
+def test_initializers_with_a_traced_key_equal_jax_jit(k, full):
+    if not full and k % 6:
+        pytest.skip("CI checks every sixth case (--run-slow: all)")
+    name, args, shape, dtype, x64 = INIT_COMBOS[k]
+    kw = {} if dtype is None else {"dtype": dtype}
+    with jax.enable_x64(x64):
+        theirs = getattr(jax.nn.initializers, name)(*args)
+        ours = getattr(wnn.initializers, name)(*args)
+        for key in (jax.random.key(1), jax.random.PRNGKey(2)):
+            want = jax.jit(lambda k, init=theirs: init(k, shape, **kw))(key)
+            got = wt.trace(lambda k, init=ours: init(k, shape, **kw))(key)
+            assert (got.shape, got.dtype, got.weak_type) == (want.shape, want.dtype, want.weak_type)
+            np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
+
+
+def test_initializer_options_are_checked_by_jax_and_bad_shapes_raise_as_jax():
+    with pytest.raises(ValueError, match="invalid mode"):
+        jax.jit(lambda k: jax.nn.initializers.variance_scaling(1.0, "fan", "normal")(k, (2, 2)))(
+            jax.random.key(0)
+        )
+    init = wnn.initializers.variance_scaling(1.0, "fan", "normal")
+    with pytest.raises(ValueError, match="invalid mode"):
+        wt.trace(lambda k: init(k, (2, 2))).trace(jax.random.key(0))
+    with pytest.raises(ValueError, match="at least 2D"):
+        wt.trace(lambda k: wnn.initializers.glorot_uniform()(k, (3,))).trace(jax.random.key(0))
+
+
+def test_a_constant_initializer_inside_a_trace_is_a_constant():
     def g(x):
         return x * wnn.initializers.constant(1.0)(jax.random.key(0), (2,))
 
-    # used as jax intends (eagerly, a concrete key), inside a trace it is a constant
     out = wt.trace(g)(np.float32(2.0))
     np.testing.assert_array_equal(out, np.full(2, 2.0, np.float32))
 

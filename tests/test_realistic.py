@@ -97,9 +97,15 @@ def _signature(x) -> tuple:
     return (tuple(a.shape), np.dtype(a.dtype), bool(getattr(a, "weak_type", False)))
 
 
+def _structure(tree) -> str:
+    """The tree's structure, with classes by name: the jax and the weaktrace run of a
+    program each exec its source, so a NamedTuple or dataclass it defines is two classes."""
+    return str(jax.tree_util.tree_structure(tree))
+
+
 def _same(got, ref, where: str) -> None:
     g, r = _leaves(got), _leaves(ref)
-    assert jax.tree_util.tree_structure(got) == jax.tree_util.tree_structure(ref), where
+    assert _structure(got) == _structure(ref), where
     for i, (a, b) in enumerate(zip(g, r, strict=True)):
         assert _signature(a) == _signature(b), (
             f"{where}: leaf {i}: {_signature(a)} != {_signature(b)}"

@@ -10,10 +10,11 @@ With ``jax.numpy`` swapped for ``weaktrace.numpy`` and ``step`` traced by
 ``weaktrace.trace``, ``params`` are weaktrace tracers, which jax's transformations cannot
 take. So weaktrace wraps ``jax.grad``, ``jax.value_and_grad``, ``jax.vmap``,
 ``jax.jacfwd``, ``jax.jacrev``, ``jax.jacobian``, ``jax.hessian``, ``jax.checkpoint``
-(``jax.remat``) and ``jax.jvp``, and the ``__call__`` of ``jax.custom_jvp`` /
-``jax.custom_vjp`` (see `_wrap_custom_derivatives`), when it is imported. A wrapped
-transformation behaves exactly as jax's everywhere but inside a weaktrace trace, where,
-called from user code, it:
+(``jax.remat``), ``jax.jvp`` and ``jax.vjp`` (its pullback), and the ``__call__`` of
+``jax.custom_jvp`` / ``jax.custom_vjp`` (see `_wrap_custom_derivatives`), when it is
+imported (``jax.eval_shape`` on traced values traces the function with weaktrace). A
+wrapped transformation behaves exactly as jax's everywhere but inside a weaktrace trace,
+where, called from user code, it:
 
 1. asks jax which arguments the transformed function receives (``jax.eval_shape`` of the
    transformation, stopped at the call: vmap removes the mapped axes, grad keeps them);
@@ -225,6 +226,56 @@ def _wrap_jvp() -> None:
     jax.jvp = jvp
 
 
+def _wrap_vjp() -> None:
+    """``out, pullback = jax.vjp(fun, *primals)`` inside a trace: `out` is `fun` traced
+    by weaktrace; each ``pullback(ct)`` records jax's vjp of `fun`, applied to `ct`."""
+    original: Any = jax.vjp  # its has_aux overloads: one call site passes either
+    ORIGINAL["vjp"] = original
+
+    @functools.wraps(original)
+    def vjp(fun: Callable[..., Any], *primals: Any, has_aux: bool = False, **kw: Any) -> Any:
+        if current() is None or not _from_user(sys._getframe(1)) or _jax_values(primals):
+            return original(fun, *_eager_values(primals), has_aux=has_aux, **kw)
+        result = fun(*primals)
+        out, aux = result if has_aux else (result, None)
+
+        def apply(fn: Callable[..., Any], primals: Any, cotangent: Any) -> Any:
+            return original(fn, *primals, has_aux=has_aux, **kw)[1](cotangent)
+
+        def pullback(cotangent: Any) -> Any:
+            options = dict(kw, has_aux=has_aux)
+            return bind_transform("vjp", options, apply, fun, (primals, cotangent), {})
+
+        return (out, pullback, aux) if has_aux else (out, pullback)
+
+    jax.vjp = vjp
+
+
+def _wrap_eval_shape() -> None:
+    """``jax.eval_shape(fun, *args)`` inside a trace, on traced values: `fun` traced by
+    weaktrace at the arguments' abstract values (nothing is recorded), its outputs as
+    ``jax.ShapeDtypeStruct``s with their weak flags, as jax's eval_shape gives."""
+    original = ORIGINAL["eval_shape"] = jax.eval_shape
+
+    @functools.wraps(original)
+    def eval_shape(fun: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        b = current()
+        if b is None or not _from_user(sys._getframe(1)) or not _has_tracer((args, kwargs)):
+            return original(fun, *args, **kwargs)
+        leaves, in_tree = jax.tree_util.tree_flatten((args, kwargs))
+        avals = [operand(x, b).aval for x in leaves]
+
+        def flat(*tracers: Any) -> Any:
+            a, k = jax.tree_util.tree_unflatten(in_tree, tracers)
+            return fun(*a, **k)
+
+        made = make_program(flat, avals, b.policy, nested=True)
+        outs = [spec(v.aval, b.policy) for v in made.program.outvars]
+        return jax.tree_util.tree_unflatten(made.out_tree, outs)
+
+    jax.eval_shape = eval_shape
+
+
 class _Inlined(NamedTuple):
     outs: Any
 
@@ -368,6 +419,8 @@ def install() -> None:
     for name in _OF_FUNCTION:
         _wrap_transformation(name)
     _wrap_jvp()
+    _wrap_vjp()
+    _wrap_eval_shape()
     _wrap_nested_jit()
     _wrap_custom_derivatives()
     _wrap_debug()

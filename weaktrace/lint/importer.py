@@ -34,6 +34,9 @@ from weaktrace.ir.values import (
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 _LAX_DIR = os.path.dirname(os.path.abspath(jlax.__file__)) + os.sep
+# jax.Array's operators (`0.9 ** x`) forward through a closure named `op` in this file
+# to the jnp function they call (`power`): that function names the operation.
+_ARRAY_METHODS = os.path.join(os.path.dirname(_LAX_DIR.rstrip(os.sep)), "numpy", "array_methods.py")
 _PRIMITIVES: dict[str, Primitive] = {}
 # the name-stack scope the lint hooks give a conversion of jnp's promotion helpers,
 # followed by "<run>_<index>": the lint run (its Recorder's token) and the index of its
@@ -150,6 +153,8 @@ class _Importer:
                     j = i - 1  # past lint's own wrappers (of jnp.array)
                     while j > 0 and frames[j].file_name.startswith(_PACKAGE_DIR):
                         j -= 1
+                    while j > 0 and frames[j].file_name == _ARRAY_METHODS:
+                        j -= 1  # an operator: the jnp function it forwards to
                     api = frames[j] if i else None
                     if api is not None:
                         # "lax.dot" for jax.lax's own functions (jnp.dot is "dot")

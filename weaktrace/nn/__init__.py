@@ -1,5 +1,5 @@
 """``weaktrace.nn``: the jax.nn mirror (activations, softmax, logsumexp, one_hot,
-standardize ...) and ``weaktrace.nn.initializers`` (jax's initializers, re-exported).
+standardize ...) and ``weaktrace.nn.initializers`` (jax's, also with a traced key).
 
 Each function has jax.nn's name, signature, shape, dtype and weak-type rules, computed
 with weaktrace's promotion under the active policy; gradients through ``jax.grad`` of a
