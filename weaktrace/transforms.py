@@ -234,7 +234,7 @@ def _wrap_vjp() -> None:
 
     @functools.wraps(original)
     def vjp(fun: Callable[..., Any], *primals: Any, has_aux: bool = False, **kw: Any) -> Any:
-        if current() is None or not _from_user(sys._getframe(1)) or _jax_values(primals):
+        if current() is None or not users_frame(sys._getframe(1)) or _jax_values(primals):
             return original(fun, *_eager_values(primals), has_aux=has_aux, **kw)
         result = fun(*primals)
         out, aux = result if has_aux else (result, None)
@@ -260,7 +260,7 @@ def _wrap_eval_shape() -> None:
     @functools.wraps(original)
     def eval_shape(fun: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         b = current()
-        if b is None or not _from_user(sys._getframe(1)) or not _has_tracer((args, kwargs)):
+        if b is None or not users_frame(sys._getframe(1)) or not _has_tracer((args, kwargs)):
             return original(fun, *args, **kwargs)
         leaves, in_tree = jax.tree_util.tree_flatten((args, kwargs))
         avals = [operand(x, b).aval for x in leaves]
