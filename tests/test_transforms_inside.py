@@ -476,3 +476,57 @@ def test_a_transformed_function_called_by_weaktrace_eagerly() -> None:
     theirs = jax.lax.associative_scan(jax.vmap(fn), (ms, vs))
     for a, b in _pairs(ours, theirs):
         np.testing.assert_allclose(a, b)
+
+
+# Pytrees ravel_pytree flattens inside a trace: (name, make(x)), x an f32[4] argument.
+_RAVEL_TREES = {
+    "one_dtype": lambda x: {"w": x.reshape(2, 2), "b": x[:2]},
+    "weak_scalar_leaf": lambda x: {"b": 2.0, "c": x},
+    "all_weak": lambda x: {"b": 2.0, "c": 3.0, "x": x},
+    "mixed_dtypes": lambda x: {
+        "a": x.astype("bfloat16"),
+        "b": 2.0,
+        "c": np.arange(3, dtype="int32"),
+    },
+    "ints_and_bools": lambda x: [x.astype("int8"), x > 1, (x[0], 3)],
+    "int_leaf_only": lambda x: (x.astype("int32"),),
+}
+
+
+@pytest.mark.parametrize("x64", [False, True], ids=["x32", "x64"])
+@pytest.mark.parametrize("name", sorted(_RAVEL_TREES))
+def test_ravel_pytree_inside_a_trace(name: str, x64: bool) -> None:
+    """jax.flatten_util.ravel_pytree on traced values (an optimizer flattening its
+    parameters in the step) raised ForeignFunctionError; now jax's dtypes and weak flags."""
+    from jax.flatten_util import ravel_pytree
+
+    make = _RAVEL_TREES[name]
+
+    def run(x: object) -> tuple:
+        flat, unravel = ravel_pytree(make(x))
+        return flat, unravel(flat * 2)
+
+    x = np.arange(4, dtype="float32")
+    with jax.enable_x64(x64):
+        ref = jax.jit(run)(x)
+        traced = wt.trace(run)
+        avals = jax.tree_util.tree_leaves(traced.trace(x).out_avals)
+        assert [_sig(a) for a in avals] == [_sig(r) for r in jax.tree_util.tree_leaves(ref)]
+        for a, b in _pairs(traced(x), ref):
+            assert _sig(a) == _sig(b)
+            np.testing.assert_array_equal(np.asarray(a, "float64"), np.asarray(b, "float64"))
+
+
+def test_ravel_pytree_unravel_refuses_another_dtype_as_jax() -> None:
+    from jax.flatten_util import ravel_pytree
+
+    def run(x: object) -> object:
+        flat, unravel = ravel_pytree({"a": x, "i": x.astype("int32")})
+        return unravel(flat.astype("float16"))
+
+    x = np.arange(4, dtype="float32")
+    with pytest.raises(TypeError) as theirs:
+        jax.jit(run)(x)
+    with pytest.raises(TypeError) as ours:
+        wt.trace(run)(x)
+    assert str(ours.value) == str(theirs.value)

@@ -12,7 +12,8 @@ take. So weaktrace wraps ``jax.grad``, ``jax.value_and_grad``, ``jax.vmap``,
 ``jax.jacfwd``, ``jax.jacrev``, ``jax.jacobian``, ``jax.hessian``, ``jax.checkpoint``
 (``jax.remat``), ``jax.jvp`` and ``jax.vjp`` (its pullback), and the ``__call__`` of
 ``jax.custom_jvp`` / ``jax.custom_vjp`` (see `_wrap_custom_derivatives`), when it is
-imported (``jax.eval_shape`` on traced values traces the function with weaktrace). A
+imported (``jax.eval_shape`` on traced values traces the function with weaktrace, and
+``jax.flatten_util.ravel_pytree`` of traced values runs on weaktrace.lax). A
 wrapped transformation behaves exactly as jax's everywhere but inside a weaktrace trace,
 where, called from user code, it:
 
@@ -44,6 +45,8 @@ from typing import Any, NamedTuple
 import jax
 import numpy as np
 
+from weaktrace import lax as _wlax
+from weaktrace import numpy as _wnp
 from weaktrace.core.operands import abstractify, operand
 from weaktrace.core.primitives_collective import bound_axes, bound_axis
 from weaktrace.core.primitives_transform import (
@@ -60,6 +63,8 @@ from weaktrace.lowering.evaluate import runner
 from weaktrace.lowering.rules_transform import sub_function
 from weaktrace.lowering.stages import spec
 
+wlax: Any = _wlax  # the mirror modules fill their namespaces at import
+wnp: Any = _wnp
 # jax's transformations as jax defines them (the wrappers below call these).
 ORIGINAL: dict[str, Callable[..., Any]] = {}
 # jax.jit's Python cache-miss path, as jax defines it (see _wrap_nested_jit).
@@ -276,6 +281,49 @@ def _wrap_eval_shape() -> None:
     jax.eval_shape = eval_shape
 
 
+def _wrap_ravel_pytree() -> None:
+    """``jax.flatten_util.ravel_pytree`` of a pytree holding tracers of a trace (an
+    optimizer flattening its parameters inside the step): jax's algorithm on weaktrace.lax,
+    so the flat vector and what ``unravel`` gives back have jax's dtypes and weak flags."""
+    import jax.flatten_util as flatten_util
+
+    original = ORIGINAL["flatten_util.ravel_pytree"] = flatten_util.ravel_pytree
+
+    @functools.wraps(original)
+    def ravel_pytree(pytree: Any) -> Any:
+        b = current()
+        if b is None or not users_frame(sys._getframe(1)) or not _has_tracer(pytree):
+            return original(pytree)
+        leaves, tree = jax.tree_util.tree_flatten(pytree)
+        ops = [operand(x, b) for x in leaves]
+        from_dtypes = [o.aval.dtype for o in ops]
+        to_dtype = wnp.result_type(*from_dtypes)  # the dtypes alone: strong, as jax's
+        shapes = [o.aval.shape for o in ops]
+        sizes = [int(np.prod(s, dtype=int)) for s in shapes]
+        one = all(d == to_dtype for d in from_dtypes)
+        parts = [wlax.reshape(o if one else wlax.convert_element_type(o, to_dtype), (n,))
+                 for o, n in zip(ops, sizes, strict=True)]  # fmt: skip
+        flat = wlax.concatenate(parts, 0)
+
+        def unravel(arr: Any) -> Any:
+            if not one and wnp.result_type(arr) != to_dtype:
+                raise TypeError(
+                    f"unravel function given array of dtype {wnp.result_type(arr)}, "
+                    f"but expected dtype {to_dtype}"
+                )
+            chunks = wlax.split(arr, sizes)
+            out = [wlax.reshape(c, s) for c, s in zip(chunks, shapes, strict=True)]
+            if not one:
+                out = [
+                    wlax.convert_element_type(c, d) for c, d in zip(out, from_dtypes, strict=True)
+                ]
+            return jax.tree_util.tree_unflatten(tree, out)
+
+        return flat, unravel
+
+    flatten_util.ravel_pytree = ravel_pytree
+
+
 class _Inlined(NamedTuple):
     outs: Any
 
@@ -421,6 +469,7 @@ def install() -> None:
     _wrap_jvp()
     _wrap_vjp()
     _wrap_eval_shape()
+    _wrap_ravel_pytree()
     _wrap_nested_jit()
     _wrap_custom_derivatives()
     _wrap_debug()
