@@ -8,6 +8,7 @@ another mirror (which passes tracers), it stays a tracer.
 from __future__ import annotations
 
 import functools
+import importlib
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -15,9 +16,10 @@ import jax
 
 from weaktrace.core import eager_jit
 from weaktrace.core.eager_jit import FALLBACK, EagerJit
-from weaktrace.core.operands import to_jax
+from weaktrace.core.operands import foreign_extended, to_jax
 from weaktrace.core.source import pinning
 from weaktrace.core.trace import Tracer, current
+from weaktrace.errors import InvalidInputError
 
 F = TypeVar("F", bound=Callable[..., Any])
 _ARRAY = type(jax.numpy.zeros(()))  # jax's concrete array class (ArrayImpl)
@@ -43,15 +45,30 @@ def _traced(out: Any) -> bool:
 
 
 def exporter(
-    registry: dict[str, Callable[..., Any]], compile_key: Callable[[], Any] | None = None
+    registry: dict[str, Callable[..., Any]],
+    compile_key: Callable[[], Any] | None = None,
+    *,
+    counterpart: str | None = None,
 ) -> Callable[[F], F]:
     """A decorator that registers a mirror function in `registry` under its name and
     makes its eager results jax arrays. `compile_key` names global state that the
     traced program reads but jax.jit's cache does not key on (weaktrace.random: the
     default PRNG implementation raw keys are read with); each value gets its own
-    compiled eager path, as each gives jax's eager functions another answer."""
+    compiled eager path, as each gives jax's eager functions another answer.
+
+    `counterpart` names the jax module the namespace mirrors ("jax.lax"): a call
+    outside any weaktrace trace with a jax value of an extended dtype weaktrace has
+    no type for (a custom element type; see `foreign_extended`) is handed to that
+    module's function of the same name, which is the reference for it."""
 
     def export(fn: F) -> F:
+        def foreign(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+            if counterpart is None or current() is not None:
+                return None
+            if not foreign_extended((args, kwargs)):
+                return None
+            return getattr(importlib.import_module(counterpart), fn.__name__, None)
+
         def finish(args: tuple[Any, ...], out: Any) -> Any:
             if out.__class__ is Tracer:
                 if not out.ctx.eager or _internal(args):
@@ -76,18 +93,25 @@ def exporter(
                     try:
                         return ej.jitted(*args, **kwargs)
                     except Exception as err:  # eager evaluation gives the error, or runs it
+                        other = foreign(args, kwargs) if type(err) is InvalidInputError else None
+                        if other is not None:
+                            return other(*args, **kwargs)
                         ej.failed(err)
                 elif ej.failures < eager_jit.GIVE_UP:
                     out = ej(args, kwargs)
                     if out is not FALLBACK:
                         return out
             pin = pinning(1)  # the user's line, for every equation this call records
-            if pin is None:  # called from inside weaktrace, or inside a public call
-                return finish(args, fn(*args, **kwargs))
             try:
                 return finish(args, fn(*args, **kwargs))
+            except InvalidInputError:
+                other = foreign(args, kwargs)
+                if other is None:
+                    raise
+                return other(*args, **kwargs)
             finally:
-                pin.src = None
+                if pin is not None:  # None: called from inside weaktrace or a public call
+                    pin.src = None
 
         registry[fn.__name__] = public
         return public  # type: ignore[return-value]

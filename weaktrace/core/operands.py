@@ -95,6 +95,23 @@ def operand(x: Any, ctx: Context) -> Tracer:
     raise invalid_input(x)
 
 
+def foreign_extended(args: Any) -> bool:
+    """Does `args` (a pytree) hold a jax value of an extended dtype weaktrace has no type
+    for: jax's custom element types (``dtypes.extended`` subclasses, e.g.
+    ``primal_tangent_dtype``)? PRNG keys are not among them: weaktrace types those."""
+    for leaf in jax.tree_util.tree_leaves(args):
+        if leaf.__class__ is Tracer or not isinstance(leaf, _JAX_ARRAY | jax.core.Tracer):
+            continue
+        dt = getattr(leaf, "dtype", None)
+        if (
+            dt is not None
+            and jax.dtypes.issubdtype(dt, jax.dtypes.extended)
+            and not jax.dtypes.issubdtype(dt, jax.dtypes.prng_key)
+        ):
+            return True
+    return False
+
+
 def scalar_subclass(x: int | float | complex, policy: Policy) -> Any:
     """An instance of a subclass of int, float or complex (an IntEnum member, a float
     subclass; numpy's float64 and complex128 are numpy scalars, not these) as the value

@@ -41,7 +41,7 @@ from weaktrace.ir.values import AbstractValue, Program, Var
 _tree = jax.tree_util
 _INT32 = by_name("int32")
 EXPORTS: dict[str, Callable[..., Any]] = {}
-export = exporter(EXPORTS)
+export = exporter(EXPORTS, counterpart="jax.lax")
 
 
 def _trace(ctx: Context, fun: Callable[..., Any], avals: Sequence[AbstractValue]) -> Made:

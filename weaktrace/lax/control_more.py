@@ -20,7 +20,7 @@ from weaktrace.lax.control import scan
 
 _tree = jax.tree_util
 EXPORTS: dict[str, Callable[..., Any]] = {}
-export = exporter(EXPORTS)
+export = exporter(EXPORTS, counterpart="jax.lax")
 
 
 def _map(f: Callable[[Any], Any], xs: Any) -> Any:

@@ -27,7 +27,7 @@ from weaktrace.lax import ops, windows
 from weaktrace.lax.ops import _ops
 
 EXPORTS: dict[str, Callable[..., Any]] = {}
-export = exporter(EXPORTS)
+export = exporter(EXPORTS, counterpart="jax.lax")
 _D = registry.by_name
 _F32, _F64, _C64, _C128 = _D("float32"), _D("float64"), _D("complex64"), _D("complex128")
 

@@ -23,7 +23,7 @@ from weaktrace.core.trace import Tracer
 from weaktrace.lax import ops
 
 EXPORTS: dict[str, Callable[..., Any]] = {}
-export = exporter(EXPORTS)
+export = exporter(EXPORTS, counterpart="jax.lax.linalg")
 DATA = {n: getattr(_jlinalg, n) for n in ("EigImplementation", "EighImplementation",
                                           "SvdAlgorithm")}  # fmt: skip
 

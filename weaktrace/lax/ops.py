@@ -21,7 +21,7 @@ from weaktrace.core.trace import Context, Tracer
 from weaktrace.errors import ShapeError
 
 EXPORTS: dict[str, Callable[..., Any]] = {}
-export = exporter(EXPORTS)
+export = exporter(EXPORTS, counterpart="jax.lax")
 
 
 def _ops(*xs: Any) -> tuple[Context, list[Tracer]]:

@@ -32,7 +32,7 @@ from weaktrace.lax import dimchecks, ops
 from weaktrace.lax.ops import _named, _ops
 
 EXPORTS: dict[str, Callable[..., Any]] = {}
-export = exporter(EXPORTS)
+export = exporter(EXPORTS, counterpart="jax.lax")
 
 # jax.lax's records, enums and type aliases: plain data, the same objects.
 DATA: dict[str, Any] = {

@@ -38,7 +38,7 @@ from weaktrace.lax.control import _eager, _switch
 
 _tree = jax.tree_util
 EXPORTS: dict[str, Callable[..., Any]] = {}
-export = exporter(EXPORTS)
+export = exporter(EXPORTS, counterpart="jax.lax")
 _SLOTS = itertools.count()
 
 

@@ -29,7 +29,7 @@ from weaktrace.lax import ops, ops_more
 from weaktrace.lax.ops import _ops
 
 EXPORTS: dict[str, Callable[..., Any]] = {}
-export = exporter(EXPORTS)
+export = exporter(EXPORTS, counterpart="jax.lax")
 _tree = jax.tree_util
 
 # Static shape helpers: functions of shapes and strings (no arrays, no dtypes).

@@ -41,7 +41,7 @@ from weaktrace.scipy._special_core import logsumexp as _logsumexp
 wnp: Any = _numpy  # the mirror namespaces fill their globals from their export tables
 wlax: Any = _lax
 EXPORTS: dict[str, Callable[..., Any]] = {}
-export = exporter(EXPORTS)
+export = exporter(EXPORTS, counterpart="jax.nn")
 
 
 def _arr(name: str, x: Any) -> Any:

@@ -88,7 +88,7 @@ class _Mirrors:
 
 
 N = _Mirrors()
-export = exporter(EXPORTS)
+export = exporter(EXPORTS, counterpart="jax.numpy")
 
 
 def export_as(fn: Callable[..., Any], name: str, doc: str) -> Callable[..., Any]:

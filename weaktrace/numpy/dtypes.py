@@ -22,10 +22,11 @@ import ml_dtypes
 import numpy as np
 
 import weaktrace.dtypes as wdtypes
-from weaktrace.core.operands import to_jax
+from weaktrace.core.operands import foreign_extended, to_jax
 from weaktrace.core.trace import current
 from weaktrace.dtypes import registry
 from weaktrace.dtypes.policies import JaxPolicy
+from weaktrace.errors import InvalidInputError
 from weaktrace.ir.values import AbstractValue
 from weaktrace.numpy._core import (
     EXPORTS,
@@ -59,7 +60,12 @@ class _ScalarMeta(type):
         return not cls == other
 
     def __call__(cls, x: Any) -> Any:
-        return scalar_array(x, cls.dtype)
+        try:
+            return scalar_array(x, cls.dtype)
+        except InvalidInputError:
+            if current() is not None or not foreign_extended(x):
+                raise
+            return getattr(jax.numpy, cls.__name__)(x)  # a jax extended dtype: jax's call
 
     def __instancecheck__(cls, instance: Any) -> bool:
         return isinstance(instance, cls.dtype.type)

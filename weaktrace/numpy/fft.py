@@ -37,7 +37,7 @@ from weaktrace.numpy._core import (
 __all__: list[str] = []  # filled at the end of the module
 
 EXPORTS: dict[str, Callable[..., Any]] = {}  # public name -> function
-export = exporter(EXPORTS)
+export = exporter(EXPORTS, counterpart="jax.numpy.fft")
 
 _D = registry.by_name
 _F32, _F64, _C64, _C128 = _D("float32"), _D("float64"), _D("complex64"), _D("complex128")

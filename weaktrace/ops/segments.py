@@ -29,7 +29,7 @@ from weaktrace.numpy._core import N as wnp  # weaktrace.numpy's public functions
 from weaktrace.numpy.indexed_update import update
 
 EXPORTS: dict[str, Callable[..., Any]] = {}
-export = exporter(EXPORTS)
+export = exporter(EXPORTS, counterpart="jax.ops")
 
 
 def _identity(op: str, dtype: np.dtype) -> Any:

@@ -14,7 +14,7 @@ from weaktrace.numpy._core import Tracer, context, operand
 from weaktrace.numpy.creation import asarray
 
 EXPORTS: dict[str, Callable[..., Any]] = {}
-export = exporter(EXPORTS)
+export = exporter(EXPORTS, counterpart="jax.scipy.linalg")
 
 
 def operands(*xs: Any) -> list[Tracer]:

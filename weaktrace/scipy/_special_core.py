@@ -20,7 +20,7 @@ from weaktrace.numpy._core import (
 )
 
 EXPORTS: dict[str, Callable[..., Any]] = {}
-export = exporter(EXPORTS)
+export = exporter(EXPORTS, counterpart="jax.scipy.special")
 
 
 def inexact(name: str, args: tuple[Any, ...], **params: Any) -> Any:

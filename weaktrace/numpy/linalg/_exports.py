@@ -8,4 +8,4 @@ from typing import Any
 from weaktrace.core.mirror import exporter
 
 EXPORTS: dict[str, Callable[..., Any]] = {}  # public name -> function, in definition order
-export = exporter(EXPORTS)
+export = exporter(EXPORTS, counterpart="jax.numpy.linalg")
