@@ -10,6 +10,7 @@ their lowering rules, so eager and traced cannot disagree.
 from __future__ import annotations
 
 import operator
+import types
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -176,6 +177,17 @@ def seq(items: Sequence[Any] | Any) -> tuple[Any, ...]:
 
 
 def alias(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
-    """Export `fn` under a second jax.numpy name (``abs`` for ``absolute``)."""
+    """Export `fn` under a second jax.numpy name (``abs`` for ``absolute``). A function
+    gets a twin of its own named `name`, as jax.numpy's aliases are distinct functions
+    (``jnp.acos.__name__ == "acos"``; code and tests name cases by it): the same code,
+    closure and compiled eager path, with no frame added."""
+    if isinstance(fn, types.FunctionType):
+        twin = types.FunctionType(fn.__code__, fn.__globals__, name, fn.__defaults__,
+                                  fn.__closure__)  # fmt: skip
+        twin.__dict__.update(fn.__dict__)
+        twin.__kwdefaults__ = fn.__kwdefaults__
+        twin.__doc__, twin.__module__ = fn.__doc__, fn.__module__
+        twin.__qualname__ = name
+        fn = twin
     EXPORTS[name] = fn
     return fn

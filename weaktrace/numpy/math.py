@@ -568,8 +568,8 @@ def i0(x: Any) -> Any:
         raise OperandValueError(f"Unsupported input type to jax.numpy.i0: {x.aval[1]}")
     # jax's custom JVP makes the derivative 0 at x == 0 (abs's would be 1 there): abs(x)
     # with a constant 0 selected at 0 has derivatives of every order 0 there, as jax's
-    zero = const_like(x, 0)
-    abs_x = where(emit(P.eq_p, x, zero), zero, emit(P.abs_p, x))
+    # (a Python 0.0 in the select keeps a weak input weak, as jax's i0 is)
+    abs_x = where(emit(P.eq_p, x, const_like(x, 0)), 0.0, emit(P.abs_p, x))
     return emit(P.mul_p, emit(P.exp_p, abs_x), emit(M.bessel_i0e_p, abs_x))
 
 

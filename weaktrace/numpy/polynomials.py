@@ -256,7 +256,12 @@ def roots(p: Any, *, strip_zeros: bool = True) -> Any:
 
 
 def _complex_of(x: Any) -> Any:
-    return N.result_type(x.aval[1], np.complex64) if x.aval[1].kind != "c" else x.aval[1]
+    """``dtypes.to_complex_dtype`` of an inexact dtype: a cast, not a promotion (so
+    strict promotion has nothing to refuse)."""
+    dt = x.aval[1]
+    if dt.kind == "c":
+        return dt
+    return "complex128" if dt.name == "float64" else "complex64"
 
 
 def _roots_no_zeros(p: Any) -> Any:

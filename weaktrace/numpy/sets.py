@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from weaktrace.errors import InvalidInputError, RankPromotionError, ShapeError
+from weaktrace.errors import InvalidInputError, RankPromotionError, ShapeError, TypePromotionError
 from weaktrace.numpy._core import (
     BOOL,
     Context,
@@ -134,7 +134,7 @@ def array_equiv(a1: Any, a2: Any) -> Any:
     # equal rank that do not broadcast are lax's TypeError, so they raise (ShapeError).
     try:
         eq = x == y
-    except RankPromotionError:
+    except (RankPromotionError, TypePromotionError):  # jax: a ValueError (strict mode's too)
         return _full(b, False, BOOL, ())
     except ShapeError:
         if x.aval.ndim == y.aval.ndim:
