@@ -59,15 +59,20 @@ def lint(
     if bad:
         raise ValueError(f"state_argnums {bad[0]} names no positional argument of {len(args)}")
     def_line = _def_line(f)
+    traced, args, kwargs, kept = _close_static(f, args, kwargs)
+    static = [i for i in argnums if i not in kept]
+    if static:
+        raise ValueError(f"state_argnums {static[0]} names a static argument of the jitted {f}")
+    argnums = tuple(kept.index(i) for i in argnums)
     findings: list[Finding] = []
-    findings += rules.x64_truncation(Recorder(), _wide_args(args, kwargs), def_line, ())
+    findings += rules.x64_truncation(Recorder(), _wide_args(args, kwargs, kept), def_line, ())
     # A fresh value of a trace-context option that only affects HLO metadata: jax's
     # trace caches miss, so jax really traces (and the hooks see) every call, while
     # the user's own caches stay as they are.
     fresh = config.hlo_source_file_canonicalization_regex(f"(?!)weaktrace-lint-{next(_RUNS)}")
     with jax.enable_x64(False), fresh, recording(False) as rec:
         try:
-            closed, out_shape = jax.make_jaxpr(f, return_shape=True)(*args, **kwargs)
+            closed, out_shape = jax.make_jaxpr(traced, return_shape=True)(*args, **kwargs)
         except OverflowError as err:  # a Python int too large for any dtype jax has
             where = _user_frame(err) or def_line
             value = re.search(r"value (-?\d+)", str(err))
@@ -101,8 +106,35 @@ def lint(
     findings += rules.literal_overflow(program, rec)
     findings += rules.carry_change(program, rec)
     if argnums:
-        findings += rules.weak_flip(program, _states(args, argnums, out_shape, program), def_line)
+        states = _states(args, argnums, out_shape, program, kept)
+        findings += rules.weak_flip(program, states, def_line)
     return LintReport(_sorted(findings), program)
+
+
+def _close_static(
+    f: Any, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> tuple[Any, tuple[Any, ...], dict[str, Any], list[int]]:
+    """An already-jitted `f` (``jax.jit(f, static_argnums=..., static_argnames=...)``)
+    gets its static arguments as they are, never as tracers (jax.make_jaxpr would trace
+    them all): the function of the other arguments that calls `f` with them, those
+    arguments, and the original index of each positional one kept."""
+    info = getattr(f, "_jit_info", None)
+    nums = tuple(getattr(info, "static_argnums", None) or ())
+    names = tuple(getattr(info, "static_argnames", None) or ())
+    static = {i % len(args) for i in nums if -len(args) <= i < len(args)}
+    static_kw = {k: v for k, v in kwargs.items() if k in names}
+    if not static and not static_kw:
+        return f, args, kwargs, list(range(len(args)))
+    kept = [i for i in range(len(args)) if i not in static]
+
+    def with_static(*dynamic: Any, **dynamic_kw: Any) -> Any:
+        full = list(args)
+        for i, value in zip(kept, dynamic, strict=True):
+            full[i] = value
+        return f(*full, **static_kw, **dynamic_kw)
+
+    rest = {k: v for k, v in kwargs.items() if k not in static_kw}
+    return with_static, tuple(args[i] for i in kept), rest, kept
 
 
 def _sorted(findings: list[Finding]) -> list[Finding]:
@@ -149,13 +181,18 @@ def _leaf_dtype(x: Any) -> np.dtype | None:
         return None
 
 
-def _wide_args(args: Sequence[Any], kwargs: dict[str, Any]) -> list[tuple[str, str]]:
-    """Argument leaves with a 64-bit dtype (numpy arrays and scalars, ShapeDtypeStructs)."""
+def _wide_args(
+    args: Sequence[Any], kwargs: dict[str, Any], kept: Sequence[int]
+) -> list[tuple[str, str]]:
+    """Argument leaves with a 64-bit dtype (numpy arrays and scalars, ShapeDtypeStructs),
+    named by the user's argument positions (`kept`: each one's, static ones left out)."""
     found = []
     leaves, _ = jax.tree_util.tree_flatten_with_path((tuple(args), kwargs))
     for path, leaf in leaves:
         dtype = _leaf_dtype(leaf)
         if dtype is not None and dtype.name in _WIDE:
+            if path[0].idx == 0:
+                path = (path[0], jax.tree_util.SequenceKey(kept[path[1].idx]), *path[2:])
             name = _path(path[1:])
             found.append((name if path[0].idx == 0 else f"keyword {name}", dtype.name))
     return found
@@ -271,9 +308,14 @@ def _carry_error(err: TypeError, def_line: SourceInfo | None) -> list[Finding]:
 
 
 def _states(
-    args: Sequence[Any], argnums: Sequence[int], out_shape: Any, program: Program
+    args: Sequence[Any],
+    argnums: Sequence[int],
+    out_shape: Any,
+    program: Program,
+    kept: Sequence[int],
 ) -> list[tuple[int, list[tuple[str, AbstractValue]], list[int]]]:
-    """Per state argument: its input leaves (path, aval) and its output leaf indices."""
+    """Per state argument: its user's argnum (`kept` maps the traced arguments to the
+    user's), its input leaves (path, aval) and its output leaf indices."""
     counts = [len(jax.tree_util.tree_leaves(a)) for a in args]
     out_leaves = jax.tree_util.tree_leaves(out_shape)
     top = out_shape if len(argnums) > 1 else None
@@ -298,7 +340,7 @@ def _states(
             n = len(jax.tree_util.tree_leaves(top[k]))
         if n != counts[i]:
             continue  # the state's structure changed: jax retraces anyway
-        result.append((i, leaves, list(range(offset, offset + n))))
+        result.append((kept[i], leaves, list(range(offset, offset + n))))
     return result
 
 
