@@ -83,3 +83,33 @@ def test_static_argnums_callable_and_the_state_after_it():
     assert "argument 1['w'] is float64" in report.findings[0].message
     with pytest.raises(ValueError, match="static argument"):
         wt.lint(_apply_schedule, _lr, params, grads, state_argnums=0)
+
+
+# ------------------------------------------------------- the CLI on a file of a package
+
+
+def test_cli_path_to_a_file_of_a_package(tmp_path, capsys, monkeypatch):
+    # a package's module imports its siblings relatively (`from .consts import DT`):
+    # loaded by path as a lone script it raised "attempted relative import with no
+    # known parent package" (exit 2); it is now imported as the package's module
+    from weaktrace.__main__ import main
+
+    name = f"wildpkg_{tmp_path.name.replace('-', '_')}"
+    pkg = tmp_path / name
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "consts.py").write_text("DT = 0.01\n")
+    (pkg / "integrate.py").write_text(
+        "import jax.numpy as jnp\n"
+        "from .consts import DT\n"
+        "\n"
+        "\n"
+        "def euler(x, v):\n"
+        "    return x + DT * v, v * jnp.int32(1)\n"
+    )
+    monkeypatch.setattr("sys.path", list(__import__("sys").path))
+    assert jnp.result_type(jnp.float32, jnp.int32) != jnp.int32  # jax promotes the int32
+    target = f"{pkg / 'integrate.py'}:euler"
+    assert main(["lint", target, "--arg", "f32[3]", "--arg", "f32[3]"]) == 1
+    out = capsys.readouterr().out.strip().splitlines()
+    assert len(out) == 1 and out[0].startswith(f"{pkg / 'integrate.py'}:6: implicit-promotion")
