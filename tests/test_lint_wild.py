@@ -113,3 +113,72 @@ def test_cli_path_to_a_file_of_a_package(tmp_path, capsys, monkeypatch):
     assert main(["lint", target, "--arg", "f32[3]", "--arg", "f32[3]"]) == 1
     out = capsys.readouterr().out.strip().splitlines()
     assert len(out) == 1 and out[0].startswith(f"{pkg / 'integrate.py'}:6: implicit-promotion")
+
+
+# ------------------------------- weak loop inits jax converts to the body's dtype silently
+
+
+def _running_total(xs):
+    def step(total, x):
+        total = total + x  # <- total
+        return total, total
+
+    return jax.lax.scan(step, 0, xs)
+
+
+def _newton_sqrt(a):
+    def cond(state):
+        i, _ = state
+        return i < 20
+
+    def body(state):
+        i, y = state
+        return i + 1.0, 0.5 * (y + a / y)  # <- counter
+
+    return jax.lax.while_loop(cond, body, (0, a))
+
+
+def _accumulate(xs):
+    return jax.lax.scan(lambda acc, x: (acc + x, None), 0.0, xs)[0]  # <- acc
+
+
+def _two_carries(xs):
+    def step(carry, x):
+        count, total = carry
+        return (count + x, total + x), None  # <- two
+
+    return jax.lax.scan(step, (0, jnp.zeros((), xs.dtype)), xs)[0]
+
+
+def _typed_init(xs):
+    return jax.lax.scan(lambda acc, x: (acc + x, None), jnp.zeros((), xs.dtype), xs)[0]
+
+
+@pytest.mark.parametrize(
+    ("fn", "xs", "mark", "carry"),
+    [
+        (_running_total, S((4,), jnp.float32), "total", 0),  # int 0 -> float32
+        (_newton_sqrt, S((), jnp.float32), "counter", 0),  # i: int -> float32
+        (_accumulate, S((4,), jnp.bfloat16), "acc", 0),  # 0.0 -> bfloat16
+        (_running_total, S((4,), jnp.int8), "total", 0),  # int 0 -> int8
+        (_two_carries, S((4,), jnp.float32), "two", 0),  # only the first carry
+    ],
+)
+def test_weak_loop_init_converted_by_jax(fn, xs, mark, carry):
+    # jax converts a weak initial carry to the dtype the body returns and traces the
+    # body again, so the final jaxpr shows no change: lint said nothing. The user's
+    # counter or accumulator silently changed dtype (an int 0 became float32).
+    out = jax.tree_util.tree_leaves(jax.eval_shape(fn, xs))[0]
+    init = jnp.result_type(0.0 if fn is _accumulate else 0)
+    assert out.dtype != init  # jax: the carry's dtype is not the initial value's
+    report = wt.lint(fn, xs)
+    changes = [f for f in report if f.kind == "carry-change"]
+    assert [(f.line, f"carry {carry} enters as ~" in f.message) for f in changes] == [
+        (_line(fn, mark), True)
+    ], report
+    assert out.dtype.name in changes[0].message
+
+
+def test_typed_loop_init_is_clean():
+    for dtype in (jnp.float32, jnp.bfloat16, jnp.int8):
+        assert not wt.lint(_typed_init, S((4,), dtype))

@@ -10,7 +10,7 @@ import jax.numpy as jnp
 
 from weaktrace.ir.values import AbstractValue, Equation, Literal, Program, SourceInfo, Var
 from weaktrace.lint.hooks import Promotion, Recorder, Refusal, out_of_range
-from weaktrace.lint.importer import Meta, import_jaxpr
+from weaktrace.lint.importer import Meta, aval_of, import_jaxpr
 from weaktrace.lint.report import Finding
 
 # Ops that only move or reshape values: a promotion's convert may pass through them
@@ -466,11 +466,13 @@ def carry_change(program: Program, rec: Recorder | None = None) -> list[Finding]
                 n = eqn.params["body_nconsts"]
                 ins, outs = body.invars[n:], body.outvars
                 _carries(eqn, ins, outs, body, out, "while_loop")
+                _weak_inits(eqn, ins, outs, body, out, "while_loop", rec)
             elif name == "scan":
                 body = eqn.params["jaxpr"]
                 nc, nk = eqn.params["num_consts"], eqn.params["num_carry"]
                 ins, outs = body.invars[nc : nc + nk], body.outvars[:nk]
                 _carries(eqn, ins, outs, body, out, "scan")
+                _weak_inits(eqn, ins, outs, body, out, "scan", rec)
             elif name == "cond":
                 _branches(eqn, out, lines)
     return out
@@ -499,6 +501,40 @@ def _carries(
             f"{b.aval.dt.name}))",
             operands=(a.aval,),
             results=(b.aval,),
+        )
+        if f is not None:
+            out.append(f)
+
+
+def _weak_inits(
+    eqn: Equation,
+    ins: Sequence[Var],
+    outs: Sequence[Any],
+    body: Program,
+    out: list[Finding],
+    what: str,
+    rec: Recorder | None,
+) -> None:
+    """Carries whose weak initial value jax converted to the body's dtype before
+    tracing the body again (the hooks' record: the final body shows no change)."""
+    if rec is None or eqn.source_info is None:
+        return
+    here = (eqn.source_info.file, eqn.source_info.line)
+    for init in rec.weak_inits:
+        i = init.index
+        if init.where is None or (init.where.file, init.where.line) != here or i >= len(ins):
+            continue
+        before, after = aval_of(init.before), aval_of(init.after)
+        if ins[i].aval.dt is not after.dt or outs[i].aval.dt is not after.dt:
+            continue  # another loop of that line (vmap's batched carries keep the dtype)
+        f = _finding(
+            "carry-change",
+            _origin(outs[i], body, eqn.source_info),
+            f"{what} carry {i} enters as {before} and the body returns {outs[i].aval}: jax "
+            f"converts the weak initial value to {after.dt.name}; give the initial value "
+            f"the carry's dtype (e.g. jnp.asarray(init, {after.dt.name}))",
+            operands=(before,),
+            results=(outs[i].aval,),
         )
         if f is not None:
             out.append(f)
