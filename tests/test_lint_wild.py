@@ -182,3 +182,42 @@ def test_weak_loop_init_converted_by_jax(fn, xs, mark, carry):
 def test_typed_loop_init_is_clean():
     for dtype in (jnp.float32, jnp.bfloat16, jnp.int8):
         assert not wt.lint(_typed_init, S((4,), dtype))
+
+
+# -------------------------------- loops and conds of jax's libraries are not the user's
+
+
+def _decay(y, t, rate):
+    return -rate * y
+
+
+def _decay_substeps(y, t, rate):
+    # the user's own loop inside the function odeint calls: a weak int init that
+    # the body makes float32
+    return jax.lax.fori_loop(0, 2, lambda i, acc: acc - rate * y / 2, 0)  # <- substeps
+
+
+def _rosenbrock(x):
+    return jnp.sum(100.0 * (x[1:] - x[:-1] ** 2.0) ** 2.0 + (1 - x[:-1]) ** 2.0)
+
+
+def test_library_loops_are_not_the_users():
+    # jax.experimental.ode.odeint's backward pass and jax.scipy.optimize.minimize's
+    # BFGS run while_loops/scans whose weak initial values jax promotes: lint reported
+    # them as carry-change at the user's call line, which the user cannot change
+    from jax.experimental.ode import odeint
+
+    ts = jnp.linspace(0.0, 1.0, 4)
+
+    def loss(y0, rate):
+        return odeint(_decay, y0, ts, rate).sum()
+
+    assert not wt.lint(jax.grad(loss, argnums=(0, 1)), S((2,), jnp.float32), 0.5)
+    from jax.scipy.optimize import minimize
+
+    assert not wt.lint(lambda x0: minimize(_rosenbrock, x0, method="BFGS").x, S((3,), jnp.float32))
+
+    # the user's own loop inside the function odeint runs is still the user's
+    assert jnp.result_type(0, jnp.float32) != jnp.result_type(0)  # jax makes the 0 float32
+    report = wt.lint(lambda y0: odeint(_decay_substeps, y0, ts, 0.5), S((2,), jnp.float32))
+    assert _found(report) == [("carry-change", _line(_decay_substeps, "substeps"))]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -9,6 +10,7 @@ import jax
 import jax.numpy as jnp
 
 from weaktrace.ir.values import AbstractValue, Equation, Literal, Program, SourceInfo, Var
+from weaktrace.lint.callsite import user_file
 from weaktrace.lint.hooks import Promotion, Recorder, Refusal, out_of_range
 from weaktrace.lint.importer import Meta, aval_of, import_jaxpr
 from weaktrace.lint.report import Finding
@@ -451,16 +453,22 @@ def _computed(atom: Any, prog: Program) -> bool:
     return isinstance(atom, Var) and atom in _producers(prog)
 
 
-def carry_change(program: Program, rec: Recorder | None = None) -> list[Finding]:
+def carry_change(
+    program: Program, rec: Recorder | None = None, meta: Meta | None = None
+) -> list[Finding]:
     """Loop carries (while, scan, fori_loop) that enter with another dtype or weak flag
     than the body returns, and cond/switch branches whose outputs disagree (a branch
     output no equation computes, a literal or an operand, is blamed on the branch
-    function's line when the hooks saw it)."""
+    function's line when the hooks saw it). Only the user's own loops and conds: with
+    `meta`, one a jax library function runs for the user (odeint's, minimize's) is not
+    the user's to change."""
     out: list[Finding] = []
     lines = rec.branches if rec is not None else {}
     for prog in walk(program):
         for eqn in prog.equations:
             name = eqn.primitive.name
+            if meta is not None and not _users_control_flow(eqn, meta):
+                continue
             if name == "while":
                 body = eqn.params["body_jaxpr"]
                 n = eqn.params["body_nconsts"]
@@ -476,6 +484,34 @@ def carry_change(program: Program, rec: Recorder | None = None) -> list[Finding]
             elif name == "cond":
                 _branches(eqn, out, lines)
     return out
+
+
+# jax's library modules that run loops and conds of their own for the user's call
+_JAX_DIR = os.path.dirname(os.path.abspath(jax.__file__)) + os.sep
+_LIBRARIES = tuple(
+    _JAX_DIR + p.replace("/", os.sep)
+    for p in (
+        "_src/scipy/", "scipy/", "experimental/", "_src/numpy/", "numpy/", "_src/nn/",
+        "nn/", "_src/random.py", "_src/prng.py", "_src/image/", "_src/ops/",
+        "example_libraries/", "_src/third_party/", "_src/lax/linalg.py",
+        "_src/lax/special.py", "_src/cudnn/", "_src/flatten_util.py",
+    )
+)  # fmt: skip
+
+
+def _users_control_flow(eqn: Equation, meta: Meta) -> bool:
+    """Whether the user's own code made this loop or cond: no function of jax's
+    libraries (jax.experimental.ode.odeint, jax.scipy.optimize.minimize, jnp.polyval)
+    runs between the user's line and the loop; those loops are not the user's to fix."""
+    tb = meta.call.get(id(eqn))
+    if tb is None:
+        return True
+    for fr in tb.frames:
+        if user_file(fr.file_name):
+            return True
+        if fr.file_name.startswith(_LIBRARIES):
+            return False
+    return True
 
 
 def _carries(
