@@ -221,3 +221,32 @@ def test_library_loops_are_not_the_users():
     assert jnp.result_type(0, jnp.float32) != jnp.result_type(0)  # jax makes the 0 float32
     report = wt.lint(lambda y0: odeint(_decay_substeps, y0, ts, 0.5), S((2,), jnp.float32))
     assert _found(report) == [("carry-change", _line(_decay_substeps, "substeps"))]
+
+
+def test_cli_static_string_argument_of_a_jitted_function(tmp_path, capsys, monkeypatch):
+    # `--arg "'scale'"` for a function jitted with static_argnames: the CLI refused any
+    # string ("expected an array type"), so such functions could not be linted
+    from weaktrace.__main__ import main
+
+    mod = tmp_path / "wild_static_cli.py"
+    mod.write_text(
+        "import functools\n"
+        "import jax\n"
+        "import jax.numpy as jnp\n"
+        "\n"
+        "\n"
+        "@functools.partial(jax.jit, static_argnames=('mode',))\n"
+        "def normalize(counts, mode):\n"
+        "    if mode == 'scale':\n"
+        "        return counts * jnp.float32(0.5)\n"
+        "    return counts\n"
+    )
+    monkeypatch.setattr("sys.path", list(__import__("sys").path))
+    assert jnp.result_type(jnp.int32, jnp.float32) != jnp.int32  # jax promotes the counts
+    argv = ["lint", f"{mod}:normalize", "--arg", "i32[3]", "--arg"]
+    assert main([*argv, "'scale'", "--format", "json"]) == 1
+    out = capsys.readouterr().out
+    assert '"implicit-promotion"' in out and '"line": 9' in out
+    assert main([*argv, "'keep'"]) == 0
+    assert main([*argv, "(2, 3)"]) == 0  # a tuple: hashable, static
+    capsys.readouterr()
