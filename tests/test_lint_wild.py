@@ -250,3 +250,28 @@ def test_cli_static_string_argument_of_a_jitted_function(tmp_path, capsys, monke
     assert main([*argv, "'keep'"]) == 0
     assert main([*argv, "(2, 3)"]) == 0  # a tuple: hashable, static
     capsys.readouterr()
+
+
+# ------------------------------------------ jax's own functions linted as they are
+
+
+def test_jax_functions_linted_directly_report_the_users_line():
+    # lint(jnp.add, i32, f32): the function has no line of the user's, and lint fell
+    # back to its "def" line, inside jax (jax/_src/numpy/ufunc_api.py); operator.add
+    # and sum have no def line at all, so their promotion was dropped. The user's line
+    # is the one that called lint.
+    import operator
+
+    i3, f3 = S((3,), jnp.int32), S((3,), jnp.float32)
+    assert jnp.result_type(jnp.int32, jnp.float32) != jnp.int32  # jax promotes the int32
+    reports = {
+        "add": wt.lint(jnp.add, i3, f3),  # <- add
+        "where": wt.lint(jnp.where, S((3,), jnp.bool_), f3, i3),  # <- where
+        "operator": wt.lint(operator.add, i3, f3),  # <- operator
+        "sum": wt.lint(sum, [f3, i3]),  # <- sum
+        "softmax": wt.lint(jax.nn.softmax, np.ones(3)),  # <- softmax
+    }
+    test = test_jax_functions_linted_directly_report_the_users_line
+    for mark, report in reports.items():
+        assert [(f.file, f.line) for f in report] == [(__file__, _line(test, mark))], mark
+    assert reports["softmax"][0].kind == "x64-truncation"

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import inspect
 import itertools
 import re
+import sys
 import traceback as tb_module
 import types
 from collections.abc import Callable, Sequence
@@ -17,6 +19,7 @@ from jax._src import config, source_info_util
 
 from weaktrace.ir.values import AbstractValue, Program, SourceInfo
 from weaktrace.lint import rules
+from weaktrace.lint.callsite import user_file
 from weaktrace.lint.hooks import Recorder, recording
 from weaktrace.lint.importer import _PACKAGE_DIR, Meta, aval_of, import_jaxpr
 from weaktrace.lint.report import Finding, LintReport
@@ -59,6 +62,8 @@ def lint(
     if bad:
         raise ValueError(f"state_argnums {bad[0]} names no positional argument of {len(args)}")
     def_line = _def_line(f)
+    if def_line is None or not user_file(def_line.file):
+        def_line = _callers_line()  # jax's own function (jnp.add): no line of the user's in it
     traced, args, kwargs, kept = _close_static(f, args, kwargs)
     static = [i for i in argnums if i not in kept]
     if static:
@@ -100,6 +105,7 @@ def lint(
             )
             findings += rules.x64_truncation(rec, (), def_line, ())
             return LintReport(_sorted(findings), None)
+    _fill_where(rec, def_line)
     program, meta = import_jaxpr(closed, def_line)
     findings += rules.x64_truncation(rec, (), def_line, _wide_consts(f, closed, program))
     findings += rules.implicit_promotion(program, meta, rec)
@@ -169,6 +175,33 @@ def _def_line(f: Any) -> SourceInfo | None:
     except (OSError, TypeError):
         pass
     return SourceInfo(code.co_filename, line, code.co_name)
+
+
+def _fill_where(rec: Recorder, where: SourceInfo | None) -> None:
+    """The hooks' events met with no line of the user's on the stack (jnp.add linted
+    as it is: its folded constant, its wrapping literal) get the function's line, as
+    its equations do."""
+    if where is None:
+        return
+    for events in (rec.x64, rec.overflow):
+        for ev in events:
+            if ev.where is None:
+                ev.where = where
+    rec.promotions[:] = [
+        dataclasses.replace(p, where=where) if p.mixed and p.where is None else p
+        for p in rec.promotions
+    ]
+
+
+def _callers_line() -> SourceInfo | None:
+    """The user's line that called lint (for a function with no source of the user's,
+    such as jnp.add or operator.add, linted as it is): None from the command line."""
+    frame: types.FrameType | None = sys._getframe(2)
+    while frame is not None and not user_file(frame.f_code.co_filename):
+        frame = frame.f_back
+    if frame is None:
+        return None
+    return SourceInfo(frame.f_code.co_filename, frame.f_lineno, frame.f_code.co_name)
 
 
 def _leaf_dtype(x: Any) -> np.dtype | None:
