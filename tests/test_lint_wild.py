@@ -275,3 +275,21 @@ def test_jax_functions_linted_directly_report_the_users_line():
     for mark, report in reports.items():
         assert [(f.file, f.line) for f in report] == [(__file__, _line(test, mark))], mark
     assert reports["softmax"][0].kind == "x64-truncation"
+
+
+def test_cli_on_a_jax_function_names_no_frozen_python_frame():
+    # from the command line no line of the user's calls lint: the caller's frame was
+    # Python's own "<frozen runpy>" (not a file); it is now the function's definition
+    import os
+    import subprocess
+    import sys
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(wt.__file__)))
+    env = {**os.environ, "PYTHONPATH": root}
+    argv = ["lint", "jax.numpy:add", "--arg", "i32[3]", "--arg", "f32[3]"]
+    done = subprocess.run(
+        [sys.executable, "-m", "weaktrace", *argv], capture_output=True, text=True, env=env
+    )
+    assert done.returncode == 1, done.stderr
+    line = done.stdout.strip()
+    assert not line.startswith("<") and ": implicit-promotion: " in line

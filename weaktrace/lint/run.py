@@ -63,7 +63,9 @@ def lint(
         raise ValueError(f"state_argnums {bad[0]} names no positional argument of {len(args)}")
     def_line = _def_line(f)
     if def_line is None or not user_file(def_line.file):
-        def_line = _callers_line()  # jax's own function (jnp.add): no line of the user's in it
+        # jax's own function (jnp.add): no line of the user's in it; from the command
+        # line, where no user's line calls lint, its own definition
+        def_line = _callers_line() or def_line
     traced, args, kwargs, kept = _close_static(f, args, kwargs)
     static = [i for i in argnums if i not in kept]
     if static:
@@ -197,11 +199,16 @@ def _callers_line() -> SourceInfo | None:
     """The user's line that called lint (for a function with no source of the user's,
     such as jnp.add or operator.add, linted as it is): None from the command line."""
     frame: types.FrameType | None = sys._getframe(2)
-    while frame is not None and not user_file(frame.f_code.co_filename):
+    while frame is not None and not _users(frame.f_code.co_filename):
         frame = frame.f_back
     if frame is None:
         return None
     return SourceInfo(frame.f_code.co_filename, frame.f_lineno, frame.f_code.co_name)
+
+
+def _users(file: str) -> bool:
+    """A file of the user's: neither jax's, weaktrace's nor Python's (`<frozen runpy>`)."""
+    return user_file(file) and not file.startswith("<frozen ")
 
 
 def _leaf_dtype(x: Any) -> np.dtype | None:
