@@ -199,16 +199,11 @@ def _callers_line() -> SourceInfo | None:
     """The user's line that called lint (for a function with no source of the user's,
     such as jnp.add or operator.add, linted as it is): None from the command line."""
     frame: types.FrameType | None = sys._getframe(2)
-    while frame is not None and not _users(frame.f_code.co_filename):
+    while frame is not None and not user_file(frame.f_code.co_filename):
         frame = frame.f_back
     if frame is None:
         return None
     return SourceInfo(frame.f_code.co_filename, frame.f_lineno, frame.f_code.co_name)
-
-
-def _users(file: str) -> bool:
-    """A file of the user's: neither jax's, weaktrace's nor Python's (`<frozen runpy>`)."""
-    return user_file(file) and not file.startswith("<frozen ")
 
 
 def _leaf_dtype(x: Any) -> np.dtype | None:
