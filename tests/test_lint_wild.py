@@ -85,6 +85,35 @@ def test_static_argnums_callable_and_the_state_after_it():
         wt.lint(_apply_schedule, _lr, params, grads, state_argnums=0)
 
 
+class _Smoother:
+    """A model object whose jitted method takes self and a width as static arguments."""
+
+    def __init__(self, alpha):
+        self.alpha = alpha
+
+    def __hash__(self):
+        return hash(self.alpha)
+
+    def __eq__(self, other):
+        return isinstance(other, _Smoother) and other.alpha == self.alpha
+
+    @functools.partial(jax.jit, static_argnums=(0, 2))
+    def smooth(self, signal, width):
+        kernel = jnp.ones(width, jnp.int32)
+        return jnp.convolve(signal, kernel, mode="same") * self.alpha  # <- conv
+
+
+def test_jitted_method_with_static_self_and_width():
+    # obj.smooth is a bound method whose static_argnums count `self` as 0: lint took
+    # the signal (argument 1 of the method, 0 of the call) for a static argument and
+    # crashed (jax: non-hashable static argument)
+    sm = _Smoother(0.5)
+    f3 = S((8,), jnp.float32)
+    assert jnp.result_type(jnp.int32, jnp.float32) != jnp.int32  # jax promotes the kernel
+    for report in (wt.lint(sm.smooth, f3, 3), wt.lint(_Smoother.smooth, sm, f3, 3)):
+        assert _found(report) == [("implicit-promotion", _line(_Smoother.smooth, "conv"))]
+
+
 # ------------------------------------------------------- the CLI on a file of a package
 
 

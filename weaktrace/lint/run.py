@@ -129,7 +129,11 @@ def _close_static(
     info = getattr(f, "_jit_info", None)
     nums = tuple(getattr(info, "static_argnums", None) or ())
     names = tuple(getattr(info, "static_argnames", None) or ())
-    static = {i % len(args) for i in nums if -len(args) <= i < len(args)}
+    # a bound method (obj.step, jitted with static_argnums=0 for self): jax counts its
+    # receiver as argument 0
+    shift = 1 if isinstance(f, types.MethodType) else 0
+    n = len(args) + shift
+    static = {i % n - shift for i in nums if -n <= i < n} - {-1}
     static_kw = {k: v for k, v in kwargs.items() if k in names}
     if not static and not static_kw:
         return f, args, kwargs, list(range(len(args)))
