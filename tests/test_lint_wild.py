@@ -85,6 +85,18 @@ def test_static_argnums_callable_and_the_state_after_it():
         wt.lint(_apply_schedule, _lr, params, grads, state_argnums=0)
 
 
+@functools.partial(jax.jit, static_argnums=(2,))
+def _scaled_power(scale, x, n):
+    return scale * x**n  # <- power
+
+
+def test_partial_of_a_jitted_function_keeps_its_static_numbering():
+    # functools.partial(jitted, scale): jax counts the partial's argument first, so
+    # `n` (static_argnums=2) is the second argument lint gets; it was traced: crash
+    report = wt.lint(functools.partial(_scaled_power, jnp.int32(2)), S((3,), jnp.float32), 3)
+    assert _found(report) == [("implicit-promotion", _line(_scaled_power, "power"))]
+
+
 class _Smoother:
     """A model object whose jitted method takes self and a width as static arguments."""
 

@@ -126,14 +126,18 @@ def _close_static(
     gets its static arguments as they are, never as tracers (jax.make_jaxpr would trace
     them all): the function of the other arguments that calls `f` with them, those
     arguments, and the original index of each positional one kept."""
-    info = getattr(f, "_jit_info", None)
+    # a bound method (obj.step, jitted with static_argnums=0 for self) or a partial of
+    # a jitted function: jax counts the receiver, the partial's arguments, first
+    shift, jitted = 0, f
+    if isinstance(f, types.MethodType):
+        shift = 1
+    elif isinstance(f, functools.partial):
+        shift, jitted = len(f.args), f.func
+    info = getattr(jitted, "_jit_info", None)
     nums = tuple(getattr(info, "static_argnums", None) or ())
     names = tuple(getattr(info, "static_argnames", None) or ())
-    # a bound method (obj.step, jitted with static_argnums=0 for self): jax counts its
-    # receiver as argument 0
-    shift = 1 if isinstance(f, types.MethodType) else 0
     n = len(args) + shift
-    static = {i % n - shift for i in nums if -n <= i < n} - {-1}
+    static = {i % n - shift for i in nums if -n <= i < n and i % n >= shift}
     static_kw = {k: v for k, v in kwargs.items() if k in names}
     if not static and not static_kw:
         return f, args, kwargs, list(range(len(args)))
