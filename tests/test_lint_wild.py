@@ -334,3 +334,26 @@ def test_cli_on_a_jax_function_names_no_frozen_python_frame():
     assert done.returncode == 1, done.stderr
     line = done.stdout.strip()
     assert not line.startswith("<") and ": implicit-promotion: " in line
+
+
+# ------------------------------------------------------------------ messages
+
+
+def _sharded_scale(x):
+    return jax.lax.psum(x * jnp.arange(x.shape[0]), "d")  # <- scale
+
+
+def test_shard_map_promotion_names_the_operator_not_lints_hook():
+    # inside jax.shard_map the promotion's message named lint's own hook
+    # ("in _recording.<locals>.ufunc_call"): the frame walk stopped at the hook
+    # wrapping jnp's ufuncs when an operator forwarded to it
+    from jax.sharding import Mesh
+    from jax.sharding import PartitionSpec as P
+
+    mesh = Mesh(np.array(jax.devices()[:1]), ("d",))
+    fn = jax.shard_map(_sharded_scale, mesh=mesh, in_specs=P("d"), out_specs=P())
+    assert jnp.result_type(jnp.int32, jnp.float32) != jnp.int32  # jax promotes the arange
+    report = wt.lint(fn, S((4,), jnp.float32))
+    assert _found(report) == [("implicit-promotion", _line(_sharded_scale, "scale"))]
+    message = report[0].message
+    assert "ufunc_call" not in message and "recording" not in message and " in mul " in message
