@@ -357,3 +357,35 @@ def test_shard_map_promotion_names_the_operator_not_lints_hook():
     assert _found(report) == [("implicit-promotion", _line(_sharded_scale, "scale"))]
     message = report[0].message
     assert "ufunc_call" not in message and "recording" not in message and " in mul " in message
+
+
+def test_sarif_uris_are_percent_encoded(tmp_path, monkeypatch):
+    # a file under a directory with a space and code run from "<string>" (exec, a
+    # notebook) gave SARIF artifact URIs with raw spaces and angle brackets, which are
+    # not URI references (RFC 3986)
+    import json
+    import re
+    from urllib.parse import unquote
+
+    folder = tmp_path / "my project"
+    folder.mkdir()
+    source = "import jax.numpy as jnp\n\n\ndef f(x):\n    return x + jnp.arange(3)\n"
+    path = folder / "wild_space.py"
+    path.write_text(source)
+    spaced: dict = {}
+    exec(compile(source, str(path), "exec"), spaced)
+    typed: dict = {}
+    exec(compile(source, "<string>", "exec"), typed)
+    allowed = re.compile(r"^[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=%]+$")
+    for ns, where in ((spaced, str(path)), (typed, "<string>")):
+        for cwd in (tmp_path, folder):
+            monkeypatch.chdir(cwd)
+            log = json.loads(wt.lint(ns["f"], S((3,), jnp.float32)).to_sarif())
+            (result,) = log["runs"][0]["results"]
+            uri = result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+            assert allowed.match(uri), uri
+            assert (
+                unquote(uri)
+                .removeprefix("file://")
+                .endswith(where if where.startswith("<") else "wild_space.py")
+            )
