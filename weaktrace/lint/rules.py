@@ -467,6 +467,8 @@ def carry_change(
     for prog in walk(program):
         for eqn in prog.equations:
             name = eqn.primitive.name
+            if name not in ("while", "scan", "cond"):
+                continue
             if meta is not None and not _users_control_flow(eqn, meta):
                 continue
             if name == "while":
