@@ -295,6 +295,17 @@ def _import(module_name: str) -> types.ModuleType:
         path = Path(module_name)
         if not path.is_file():
             raise CLIError(f"cannot import {module_name!r}: no such file")
+        dotted = _package_name(path)
+        if dotted is not None:  # a file of a package: imported as one (relative imports)
+            sys.path.insert(0, str(dotted[0]))
+            try:
+                module = importlib.import_module(dotted[1])
+            except ModuleNotFoundError as err:
+                if not (err.name and dotted[1].startswith(err.name)):
+                    raise
+            else:  # not another package of that name, imported before
+                if Path(getattr(module, "__file__", "") or "").resolve() == path.resolve():
+                    return module
         sys.path.insert(0, str(path.resolve().parent))  # its siblings import, as for a script
         spec = importlib.util.spec_from_file_location("_weaktrace_cli_target", path)
         assert spec is not None and spec.loader is not None, f"no loader for {path}"
@@ -313,6 +324,21 @@ def _import(module_name: str) -> types.ModuleType:
                 "directory that holds it, or give its path: path/to/file.py:FUNC"
             ) from None
         raise
+
+
+def _package_name(path: Path) -> tuple[Path, str] | None:
+    """For a file inside a package (its directory has an ``__init__.py``): the directory
+    above the package's top and the file's dotted module name, as pytest imports a test
+    file; None for a plain script."""
+    path = path.resolve()
+    parts = [path.stem]
+    folder = path.parent
+    while (folder / "__init__.py").is_file():
+        parts.append(folder.name)
+        folder = folder.parent
+    if len(parts) == 1 or not all(p.isidentifier() for p in parts):
+        return None
+    return folder, ".".join(reversed(parts))
 
 
 def _load(target: str) -> Any:

@@ -32,8 +32,13 @@ _CALLS: dict[tuple[types.CodeType, int], tuple[int, tuple[str, ...]] | None] = {
 
 
 def user_file(name: str) -> bool:
-    """A file of the user's code: neither jax's, Python's nor weaktrace's."""
-    return source_info_util.is_user_filename(name) and not name.startswith(_PACKAGE_DIR)
+    """A file of the user's code: neither jax's, Python's (``<frozen runpy>``) nor
+    weaktrace's."""
+    return (
+        source_info_util.is_user_filename(name)
+        and not name.startswith(_PACKAGE_DIR)
+        and not name.startswith("<frozen ")
+    )
 
 
 def users_int(frame: Any, value: int) -> bool:

@@ -34,12 +34,13 @@ class LintUsageError(WeaktraceError):
 
 def parse_arg(text: str) -> Any:
     """``f32[3]``, ``i8[2,3]``, ``bf16[]`` (``~f32[]`` weak) as a jax.ShapeDtypeStruct,
-    or a Python literal: ``2.0``, ``3``, ``True``.
+    or a Python literal: ``2.0``, ``3``, ``True``; a string, tuple or None (``'sum'``,
+    ``(2, 3)``) for the static arguments of a function jitted with static_argnums.
 
     >>> parse_arg("i8[2,3]")
     ShapeDtypeStruct(shape=(2, 3), dtype=int8)
-    >>> parse_arg("True"), parse_arg("2.0")
-    (True, 2.0)
+    >>> parse_arg("True"), parse_arg("2.0"), parse_arg("'sum'")
+    (True, 2.0, 'sum')
     """
     m = _TYPE.match(text.strip())
     if m:
@@ -56,11 +57,12 @@ def parse_arg(text: str) -> Any:
         value = ast.literal_eval(text)
     except (ValueError, SyntaxError):
         value = None
-    if isinstance(value, bool | int | float | complex):
+    if isinstance(value, bool | int | float | complex | str | tuple) or value is None:
         return value
     raise LintUsageError(
         f"bad --arg {text!r}: expected an array type such as f32[3], i8[2,3], bf16[] "
-        "(~f32[] is weak) or a Python literal such as 2.0, 3 or True"
+        "(~f32[] is weak) or a Python literal such as 2.0, 3, True, or 'sum' (quoted) for a "
+        "static argument"
     )
 
 
@@ -96,7 +98,9 @@ def add_parser(sub: Any, load: Callable[[str], Any]) -> None:
     p.add_argument("target", help="MODULE:FUNC or path/to/file.py:FUNC")
     p.add_argument("--arg", action="append", default=[],
                    help="one per positional parameter: f32[3], i8[2,3], bf16[], ~f32[] "
-                        "(weak), or a Python literal such as 2.0, 3, True")  # fmt: skip
+                        "(weak), or a Python literal such as 2.0, 3, True; a static "
+                        "argument of a jitted function may be a quoted string, a tuple or "
+                        "None")  # fmt: skip
     p.add_argument("--state-argnums", default="", metavar="I,J,...",
                    help="arguments that are state fed back into the next call "
                         "(checked for weak flips)")  # fmt: skip

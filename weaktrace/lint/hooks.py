@@ -90,6 +90,18 @@ class Refusal:
     after: tuple[str, ...]  # and the body's (the other branch's)
 
 
+@dataclass(frozen=True)
+class WeakInit:
+    """A weak initial value of a loop carry that jax converted to the dtype the body
+    returns (``lax.scan(f, 0, xs)`` whose body adds floats: the int 0 becomes float32),
+    after which jax traced the body again: its jaxpr no longer shows the change."""
+
+    where: SourceInfo | None  # the user's line of the loop call
+    index: int  # the carry's position among the loop's flat carries
+    before: Any  # the initial value's aval, and the converted one (jax avals)
+    after: Any
+
+
 @dataclass
 class Recorder:
     x64: list[Event] = field(default_factory=list)
@@ -107,6 +119,7 @@ class Recorder:
     # (file, line, value): Python ints jax.numpy passed to one of its jitted helpers
     # that are none of the user's call's (jnp.unravel_index(u8, (0,)) computes 0 - 1)
     own_ints: set[tuple[str, int, int]] = field(default_factory=set)
+    weak_inits: list[WeakInit] = field(default_factory=list)
 
 
 def user_here(tb: Any = None) -> SourceInfo | None:
@@ -292,6 +305,21 @@ def _recording(x64: bool) -> Iterator[Recorder]:
                 refused(bodies[:1], list(in_carry), outs)
             raise
 
+    counted: dict[Any, tuple[Any, int]] = {}
+
+    def promote_weak(in_val: Any, in_aval: Any, out_aval: Any) -> Any:
+        # jax calls this once per flat carry, in order, from one generator per loop
+        caller = sys._getframe(1)
+        kept = counted.get(id(caller))
+        k = kept[1] + 1 if kept is not None and kept[0] is caller else 0
+        counted[id(caller)] = (caller, k)
+        new, changed = orig_promote(in_val, in_aval, out_aval)
+        if changed and mine():
+            after = core.typeof(new)
+            if after.dtype != in_aval.dtype:
+                rec.weak_inits.append(WeakInit(user_here(), k, in_aval, after))
+        return new, changed
+
     def check_branches(
         api_name: str, name1: str, name2: str, f1: Any, f2: Any, out_avals1: Any, out_avals2: Any
     ) -> None:
@@ -315,6 +343,7 @@ def _recording(x64: bool) -> Iterator[Recorder]:
             rec.refused.append(Refusal(_api_called(), where, tuple(jaxprs), bad, before, after))
 
     orig_check_carry = jloops._check_carry_type
+    orig_promote = jloops._promote_weak_typed_input
     orig_check_branches = jconditionals._check_branch_outputs
     orig_cond, orig_switch = jax.lax.cond, jax.lax.switch
     orig_ufunc = ufunc_api.ufunc.__call__
@@ -333,6 +362,7 @@ def _recording(x64: bool) -> Iterator[Recorder]:
         core.Primitive.bind = bind  # type: ignore[method-assign]
         jax.lax.cond, jax.lax.switch = cond, switch
         jloops._check_carry_type = check_carry
+        jloops._promote_weak_typed_input = promote_weak
         jconditionals._check_branch_outputs = check_branches
         if orig_fold is not None:
             pe.const_fold_rules[cet] = fold
@@ -347,6 +377,8 @@ def _recording(x64: bool) -> Iterator[Recorder]:
         core.Primitive.bind = orig_bind  # type: ignore[method-assign]
         jax.lax.cond, jax.lax.switch = orig_cond, orig_switch
         jloops._check_carry_type = orig_check_carry
+        jloops._promote_weak_typed_input = orig_promote
+        counted.clear()
         jconditionals._check_branch_outputs = orig_check_branches
         if orig_fold is not None:
             pe.const_fold_rules[cet] = orig_fold

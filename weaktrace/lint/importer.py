@@ -150,16 +150,23 @@ class _Importer:
                 if source_info_util.is_user_filename(fr.file_name) and not fr.file_name.startswith(
                     _PACKAGE_DIR
                 ):
-                    j = i - 1  # past lint's own wrappers (of jnp.array)
-                    while j > 0 and frames[j].file_name.startswith(_PACKAGE_DIR):
+                    # past lint's own wrappers (of jnp.array, of the ufuncs) and an
+                    # operator's forwarding (to the jnp function it calls), in any order
+                    j = i - 1
+                    while j > 0 and (
+                        frames[j].file_name.startswith(_PACKAGE_DIR)
+                        or frames[j].file_name == _ARRAY_METHODS
+                    ):
                         j -= 1
-                    while j > 0 and frames[j].file_name == _ARRAY_METHODS:
-                        j -= 1  # an operator: the jnp function it forwards to
                     api = frames[j] if i else None
                     if api is not None:
                         # "lax.dot" for jax.lax's own functions (jnp.dot is "dot")
                         lax = api.file_name.startswith(_LAX_DIR)
                         name = ("lax." if lax else "") + api.function_name
+                        if name == "ufunc.__call__":  # a jnp ufunc: the operator's name
+                            ops = [f.function_name for f in frames[j:i]]
+                            op = [n for n in ops if n.startswith("_operator_")]
+                            name = op[0].removeprefix("_operator_") if op else "ufunc"
                     break
             self.caller_cache[key] = name
         return name

@@ -7,6 +7,7 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import quote
 
 from weaktrace.ir.values import AbstractValue, Program
 
@@ -141,8 +142,8 @@ class LintReport:
 
 def _uri(file: str) -> str:
     """A relative URI below the working directory (what code scanning expects), else
-    a file: URI."""
+    a file: URI; percent-encoded (a path with spaces, code run from "<string>")."""
     rel = os.path.relpath(file) if os.path.isabs(file) else file
     if rel.startswith(".."):
-        return "file://" + os.path.abspath(file).replace(os.sep, "/")
-    return rel.replace(os.sep, "/")
+        return "file://" + quote(os.path.abspath(file).replace(os.sep, "/"))
+    return quote(rel.replace(os.sep, "/"))

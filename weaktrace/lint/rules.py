@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -9,8 +10,9 @@ import jax
 import jax.numpy as jnp
 
 from weaktrace.ir.values import AbstractValue, Equation, Literal, Program, SourceInfo, Var
+from weaktrace.lint.callsite import user_file
 from weaktrace.lint.hooks import Promotion, Recorder, Refusal, out_of_range
-from weaktrace.lint.importer import Meta, import_jaxpr
+from weaktrace.lint.importer import Meta, aval_of, import_jaxpr
 from weaktrace.lint.report import Finding
 
 # Ops that only move or reshape values: a promotion's convert may pass through them
@@ -451,29 +453,67 @@ def _computed(atom: Any, prog: Program) -> bool:
     return isinstance(atom, Var) and atom in _producers(prog)
 
 
-def carry_change(program: Program, rec: Recorder | None = None) -> list[Finding]:
+def carry_change(
+    program: Program, rec: Recorder | None = None, meta: Meta | None = None
+) -> list[Finding]:
     """Loop carries (while, scan, fori_loop) that enter with another dtype or weak flag
     than the body returns, and cond/switch branches whose outputs disagree (a branch
     output no equation computes, a literal or an operand, is blamed on the branch
-    function's line when the hooks saw it)."""
+    function's line when the hooks saw it). Only the user's own loops and conds: with
+    `meta`, one a jax library function runs for the user (odeint's, minimize's) is not
+    the user's to change."""
     out: list[Finding] = []
     lines = rec.branches if rec is not None else {}
     for prog in walk(program):
         for eqn in prog.equations:
             name = eqn.primitive.name
+            if name not in ("while", "scan", "cond"):
+                continue
+            if meta is not None and not _users_control_flow(eqn, meta):
+                continue
             if name == "while":
                 body = eqn.params["body_jaxpr"]
                 n = eqn.params["body_nconsts"]
                 ins, outs = body.invars[n:], body.outvars
                 _carries(eqn, ins, outs, body, out, "while_loop")
+                _weak_inits(eqn, ins, outs, body, out, "while_loop", rec)
             elif name == "scan":
                 body = eqn.params["jaxpr"]
                 nc, nk = eqn.params["num_consts"], eqn.params["num_carry"]
                 ins, outs = body.invars[nc : nc + nk], body.outvars[:nk]
                 _carries(eqn, ins, outs, body, out, "scan")
+                _weak_inits(eqn, ins, outs, body, out, "scan", rec)
             elif name == "cond":
                 _branches(eqn, out, lines)
     return out
+
+
+# jax's library modules that run loops and conds of their own for the user's call
+_JAX_DIR = os.path.dirname(os.path.abspath(jax.__file__)) + os.sep
+_LIBRARIES = tuple(
+    _JAX_DIR + p.replace("/", os.sep)
+    for p in (
+        "_src/scipy/", "scipy/", "experimental/", "_src/numpy/", "numpy/", "_src/nn/",
+        "nn/", "_src/random.py", "_src/prng.py", "_src/image/", "_src/ops/",
+        "example_libraries/", "_src/third_party/", "_src/lax/linalg.py",
+        "_src/lax/special.py", "_src/cudnn/", "_src/flatten_util.py",
+    )
+)  # fmt: skip
+
+
+def _users_control_flow(eqn: Equation, meta: Meta) -> bool:
+    """Whether the user's own code made this loop or cond: no function of jax's
+    libraries (jax.experimental.ode.odeint, jax.scipy.optimize.minimize, jnp.polyval)
+    runs between the user's line and the loop; those loops are not the user's to fix."""
+    tb = meta.call.get(id(eqn))
+    if tb is None:
+        return True
+    for fr in tb.frames:
+        if user_file(fr.file_name):
+            return True
+        if fr.file_name.startswith(_LIBRARIES):
+            return False
+    return True
 
 
 def _carries(
@@ -499,6 +539,40 @@ def _carries(
             f"{b.aval.dt.name}))",
             operands=(a.aval,),
             results=(b.aval,),
+        )
+        if f is not None:
+            out.append(f)
+
+
+def _weak_inits(
+    eqn: Equation,
+    ins: Sequence[Var],
+    outs: Sequence[Any],
+    body: Program,
+    out: list[Finding],
+    what: str,
+    rec: Recorder | None,
+) -> None:
+    """Carries whose weak initial value jax converted to the body's dtype before
+    tracing the body again (the hooks' record: the final body shows no change)."""
+    if rec is None or eqn.source_info is None:
+        return
+    here = (eqn.source_info.file, eqn.source_info.line)
+    for init in rec.weak_inits:
+        i = init.index
+        if init.where is None or (init.where.file, init.where.line) != here or i >= len(ins):
+            continue
+        before, after = aval_of(init.before), aval_of(init.after)
+        if ins[i].aval.dt is not after.dt or outs[i].aval.dt is not after.dt:
+            continue  # another loop of that line (vmap's batched carries keep the dtype)
+        f = _finding(
+            "carry-change",
+            _origin(outs[i], body, eqn.source_info),
+            f"{what} carry {i} enters as {before} and the body returns {outs[i].aval}: jax "
+            f"converts the weak initial value to {after.dt.name}; give the initial value "
+            f"the carry's dtype (e.g. jnp.asarray(init, {after.dt.name}))",
+            operands=(before,),
+            results=(outs[i].aval,),
         )
         if f is not None:
             out.append(f)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import inspect
 import itertools
 import re
+import sys
 import traceback as tb_module
 import types
 from collections.abc import Callable, Sequence
@@ -17,6 +19,7 @@ from jax._src import config, source_info_util
 
 from weaktrace.ir.values import AbstractValue, Program, SourceInfo
 from weaktrace.lint import rules
+from weaktrace.lint.callsite import user_file
 from weaktrace.lint.hooks import Recorder, recording
 from weaktrace.lint.importer import _PACKAGE_DIR, Meta, aval_of, import_jaxpr
 from weaktrace.lint.report import Finding, LintReport
@@ -59,15 +62,24 @@ def lint(
     if bad:
         raise ValueError(f"state_argnums {bad[0]} names no positional argument of {len(args)}")
     def_line = _def_line(f)
+    if def_line is None or not user_file(def_line.file):
+        # jax's own function (jnp.add): no line of the user's in it; from the command
+        # line, where no user's line calls lint, its own definition
+        def_line = _callers_line() or def_line
+    traced, args, kwargs, kept = _close_static(f, args, kwargs)
+    static = [i for i in argnums if i not in kept]
+    if static:
+        raise ValueError(f"state_argnums {static[0]} names a static argument of the jitted {f}")
+    argnums = tuple(kept.index(i) for i in argnums)
     findings: list[Finding] = []
-    findings += rules.x64_truncation(Recorder(), _wide_args(args, kwargs), def_line, ())
+    findings += rules.x64_truncation(Recorder(), _wide_args(args, kwargs, kept), def_line, ())
     # A fresh value of a trace-context option that only affects HLO metadata: jax's
     # trace caches miss, so jax really traces (and the hooks see) every call, while
     # the user's own caches stay as they are.
     fresh = config.hlo_source_file_canonicalization_regex(f"(?!)weaktrace-lint-{next(_RUNS)}")
     with jax.enable_x64(False), fresh, recording(False) as rec:
         try:
-            closed, out_shape = jax.make_jaxpr(f, return_shape=True)(*args, **kwargs)
+            closed, out_shape = jax.make_jaxpr(traced, return_shape=True)(*args, **kwargs)
         except OverflowError as err:  # a Python int too large for any dtype jax has
             where = _user_frame(err) or def_line
             value = re.search(r"value (-?\d+)", str(err))
@@ -95,14 +107,50 @@ def lint(
             )
             findings += rules.x64_truncation(rec, (), def_line, ())
             return LintReport(_sorted(findings), None)
+    _fill_where(rec, def_line)
     program, meta = import_jaxpr(closed, def_line)
     findings += rules.x64_truncation(rec, (), def_line, _wide_consts(f, closed, program))
     findings += rules.implicit_promotion(program, meta, rec)
     findings += rules.literal_overflow(program, rec)
-    findings += rules.carry_change(program, rec)
+    findings += rules.carry_change(program, rec, meta)
     if argnums:
-        findings += rules.weak_flip(program, _states(args, argnums, out_shape, program), def_line)
+        states = _states(args, argnums, out_shape, program, kept)
+        findings += rules.weak_flip(program, states, def_line)
     return LintReport(_sorted(findings), program)
+
+
+def _close_static(
+    f: Any, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> tuple[Any, tuple[Any, ...], dict[str, Any], list[int]]:
+    """An already-jitted `f` (``jax.jit(f, static_argnums=..., static_argnames=...)``)
+    gets its static arguments as they are, never as tracers (jax.make_jaxpr would trace
+    them all): the function of the other arguments that calls `f` with them, those
+    arguments, and the original index of each positional one kept."""
+    # a bound method (obj.step, jitted with static_argnums=0 for self) or a partial of
+    # a jitted function: jax counts the receiver, the partial's arguments, first
+    shift, jitted = 0, f
+    if isinstance(f, types.MethodType):
+        shift = 1
+    elif isinstance(f, functools.partial):
+        shift, jitted = len(f.args), f.func
+    info = getattr(jitted, "_jit_info", None)
+    nums = tuple(getattr(info, "static_argnums", None) or ())
+    names = tuple(getattr(info, "static_argnames", None) or ())
+    n = len(args) + shift
+    static = {i % n - shift for i in nums if -n <= i < n and i % n >= shift}
+    static_kw = {k: v for k, v in kwargs.items() if k in names}
+    if not static and not static_kw:
+        return f, args, kwargs, list(range(len(args)))
+    kept = [i for i in range(len(args)) if i not in static]
+
+    def with_static(*dynamic: Any, **dynamic_kw: Any) -> Any:
+        full = list(args)
+        for i, value in zip(kept, dynamic, strict=True):
+            full[i] = value
+        return f(*full, **static_kw, **dynamic_kw)
+
+    rest = {k: v for k, v in kwargs.items() if k not in static_kw}
+    return with_static, tuple(args[i] for i in kept), rest, kept
 
 
 def _sorted(findings: list[Finding]) -> list[Finding]:
@@ -139,6 +187,33 @@ def _def_line(f: Any) -> SourceInfo | None:
     return SourceInfo(code.co_filename, line, code.co_name)
 
 
+def _fill_where(rec: Recorder, where: SourceInfo | None) -> None:
+    """The hooks' events met with no line of the user's on the stack (jnp.add linted
+    as it is: its folded constant, its wrapping literal) get the function's line, as
+    its equations do."""
+    if where is None:
+        return
+    for events in (rec.x64, rec.overflow):
+        for ev in events:
+            if ev.where is None:
+                ev.where = where
+    rec.promotions[:] = [
+        dataclasses.replace(p, where=where) if p.mixed and p.where is None else p
+        for p in rec.promotions
+    ]
+
+
+def _callers_line() -> SourceInfo | None:
+    """The user's line that called lint (for a function with no source of the user's,
+    such as jnp.add or operator.add, linted as it is): None from the command line."""
+    frame: types.FrameType | None = sys._getframe(2)
+    while frame is not None and not user_file(frame.f_code.co_filename):
+        frame = frame.f_back
+    if frame is None:
+        return None
+    return SourceInfo(frame.f_code.co_filename, frame.f_lineno, frame.f_code.co_name)
+
+
 def _leaf_dtype(x: Any) -> np.dtype | None:
     if isinstance(x, bool | int | float | complex) and not isinstance(x, np.generic):
         return None  # Python scalars are weak (np.float64 is a float, and strong)
@@ -149,13 +224,18 @@ def _leaf_dtype(x: Any) -> np.dtype | None:
         return None
 
 
-def _wide_args(args: Sequence[Any], kwargs: dict[str, Any]) -> list[tuple[str, str]]:
-    """Argument leaves with a 64-bit dtype (numpy arrays and scalars, ShapeDtypeStructs)."""
+def _wide_args(
+    args: Sequence[Any], kwargs: dict[str, Any], kept: Sequence[int]
+) -> list[tuple[str, str]]:
+    """Argument leaves with a 64-bit dtype (numpy arrays and scalars, ShapeDtypeStructs),
+    named by the user's argument positions (`kept`: each one's, static ones left out)."""
     found = []
     leaves, _ = jax.tree_util.tree_flatten_with_path((tuple(args), kwargs))
     for path, leaf in leaves:
         dtype = _leaf_dtype(leaf)
         if dtype is not None and dtype.name in _WIDE:
+            if path[0].idx == 0:
+                path = (path[0], jax.tree_util.SequenceKey(kept[path[1].idx]), *path[2:])
             name = _path(path[1:])
             found.append((name if path[0].idx == 0 else f"keyword {name}", dtype.name))
     return found
@@ -271,9 +351,14 @@ def _carry_error(err: TypeError, def_line: SourceInfo | None) -> list[Finding]:
 
 
 def _states(
-    args: Sequence[Any], argnums: Sequence[int], out_shape: Any, program: Program
+    args: Sequence[Any],
+    argnums: Sequence[int],
+    out_shape: Any,
+    program: Program,
+    kept: Sequence[int],
 ) -> list[tuple[int, list[tuple[str, AbstractValue]], list[int]]]:
-    """Per state argument: its input leaves (path, aval) and its output leaf indices."""
+    """Per state argument: its user's argnum (`kept` maps the traced arguments to the
+    user's), its input leaves (path, aval) and its output leaf indices."""
     counts = [len(jax.tree_util.tree_leaves(a)) for a in args]
     out_leaves = jax.tree_util.tree_leaves(out_shape)
     top = out_shape if len(argnums) > 1 else None
@@ -298,7 +383,7 @@ def _states(
             n = len(jax.tree_util.tree_leaves(top[k]))
         if n != counts[i]:
             continue  # the state's structure changed: jax retraces anyway
-        result.append((i, leaves, list(range(offset, offset + n))))
+        result.append((kept[i], leaves, list(range(offset, offset + n))))
     return result
 
 
