@@ -116,6 +116,43 @@ def user_source(tb: Any) -> SourceInfo | None:
     return None
 
 
+_JAX_DIR = os.path.dirname(os.path.dirname(_LAX_DIR.rstrip(os.sep))) + os.sep
+# jax's machinery between a primitive's bind and the function that called the lax API
+# (control flow, tracing, transformations, custom derivatives), as paths under _JAX_DIR
+_MACHINERY = tuple(
+    _JAX_DIR + os.path.join("_src", p)
+    for p in (
+        os.path.join("lax", "control_flow") + os.sep,
+        "interpreters" + os.sep,
+        "core.py",
+        "source_info_util.py",
+        "traceback_util.py",
+        "custom_derivatives.py",
+        "config.py",
+        "api.py",
+        "api_util.py",
+        "linear_util.py",
+        "pjit.py",
+        "ad_checkpoint.py",
+        "util.py",
+    )
+)
+
+
+def library_call(tb: Any) -> bool:
+    """Whether jax's library itself called the control-flow API that recorded an
+    equation (odeint's or jnp.polyval's own loop), not the user's code: the innermost
+    frame outside jax's tracing machinery and weaktrace is in jax's package."""
+    if tb is None:
+        return False
+    for fr in tb.frames:
+        name = fr.file_name
+        if name.startswith(_PACKAGE_DIR) or name.startswith(_MACHINERY):
+            continue
+        return name.startswith(_JAX_DIR)
+    return False
+
+
 def _user_source(tb: Any, cache: dict[int, SourceInfo | None]) -> SourceInfo | None:
     if tb is None:
         return None

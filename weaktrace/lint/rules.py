@@ -10,7 +10,7 @@ import jax.numpy as jnp
 
 from weaktrace.ir.values import AbstractValue, Equation, Literal, Program, SourceInfo, Var
 from weaktrace.lint.hooks import Promotion, Recorder, Refusal, out_of_range
-from weaktrace.lint.importer import Meta, import_jaxpr
+from weaktrace.lint.importer import Meta, import_jaxpr, library_call
 from weaktrace.lint.report import Finding
 
 # Ops that only move or reshape values: a promotion's convert may pass through them
@@ -451,16 +451,22 @@ def _computed(atom: Any, prog: Program) -> bool:
     return isinstance(atom, Var) and atom in _producers(prog)
 
 
-def carry_change(program: Program, rec: Recorder | None = None) -> list[Finding]:
+def carry_change(
+    program: Program, rec: Recorder | None = None, meta: Meta | None = None
+) -> list[Finding]:
     """Loop carries (while, scan, fori_loop) that enter with another dtype or weak flag
     than the body returns, and cond/switch branches whose outputs disagree (a branch
     output no equation computes, a literal or an operand, is blamed on the branch
-    function's line when the hooks saw it)."""
+    function's line when the hooks saw it). Loops and conds jax's library writes (with
+    `meta`: odeint's, jnp.polyval's) are not the user's to fix: their bodies are still
+    searched for the user's own."""
     out: list[Finding] = []
     lines = rec.branches if rec is not None else {}
     for prog in walk(program):
         for eqn in prog.equations:
             name = eqn.primitive.name
+            if meta is not None and library_call(meta.call.get(id(eqn))):
+                continue
             if name == "while":
                 body = eqn.params["body_jaxpr"]
                 n = eqn.params["body_nconsts"]

@@ -99,7 +99,7 @@ def lint(
     findings += rules.x64_truncation(rec, (), def_line, _wide_consts(f, closed, program))
     findings += rules.implicit_promotion(program, meta, rec)
     findings += rules.literal_overflow(program, rec)
-    findings += rules.carry_change(program, rec)
+    findings += rules.carry_change(program, rec, meta)
     if argnums:
         findings += rules.weak_flip(program, _states(args, argnums, out_shape, program), def_line)
     return LintReport(_sorted(findings), program)
