@@ -33,7 +33,7 @@ def run(key, counts, topic_logits, x):
     score = (
         stats.dirichlet.logpdf(theta, gamma)
         + stats.gamma.logpdf(rates, 2.0, scale=0.5).sum()
-        + stats.poisson.logpmf(n, 3.0).sum()
+        + stats.poisson.logpmf(n, 3.0).sum()  # expect: implicit-promotion
         + stats.beta.logpdf(p, 2.0, 3.0).sum()
         + stats.multivariate_normal.logpdf(
             x, jnp.zeros(2), jnp.array([[1.0, 0.3], [0.3, 2.0]])

@@ -8,7 +8,7 @@ from jax import lax
 
 
 def warmup_cosine(step, peak=1e-3, warmup=5, total=20, end=1e-5):
-    warm = peak * step / warmup
+    warm = peak * step / warmup  # expect: implicit-promotion
     progress = jnp.clip((step - warmup) / (total - warmup), 0.0, 1.0)
     cosine = end + 0.5 * (peak - end) * (1 + jnp.cos(jnp.pi * progress))
     return jnp.where(step < warmup, warm, cosine)

@@ -28,7 +28,7 @@ def pairwise_distances(emb, squared=False):
     if squared:
         return d
     zero = jnp.equal(d, 0.0)
-    return jnp.sqrt(d + zero * 1e-16) * (1.0 - zero)
+    return jnp.sqrt(d + zero * 1e-16) * (1.0 - zero)  # expect: implicit-promotion
 
 
 def batch_hard_triplet(labels, emb, margin=0.3):
@@ -37,7 +37,7 @@ def batch_hard_triplet(labels, emb, margin=0.3):
     not_self = ~jnp.eye(labels.shape[0], dtype=bool)
     pos = jnp.max(jnp.where(same & not_self, d, 0.0), axis=1)
     max_d = jnp.max(d, axis=1, keepdims=True)
-    neg = jnp.min(d + max_d * same, axis=1)
+    neg = jnp.min(d + max_d * same, axis=1)  # expect: implicit-promotion
     return jnp.mean(nn.relu(pos - neg + margin)), jnp.sum(pos > 0)
 
 

@@ -9,14 +9,14 @@ from jax import nn, random
 
 def systematic(key, weights):
     n = weights.shape[0]
-    u = (random.uniform(key, ()) + jnp.arange(n)) / n
+    u = (random.uniform(key, ()) + jnp.arange(n)) / n  # expect: implicit-promotion
     cdf = jnp.cumsum(weights)
     return jnp.clip(jnp.searchsorted(cdf, u, side="left"), 0, n - 1)
 
 
 def stratified(key, weights):
     n = weights.shape[0]
-    u = (random.uniform(key, (n,)) + jnp.arange(n)) / n
+    u = (random.uniform(key, (n,)) + jnp.arange(n)) / n  # expect: implicit-promotion
     cdf = jnp.cumsum(weights)
     cdf = cdf.at[-1].set(1.0)
     return jnp.searchsorted(cdf, u)
@@ -24,7 +24,7 @@ def stratified(key, weights):
 
 def inverse_cdf_samples(key, values, n):
     sorted_vals = jnp.sort(values)
-    probs = (jnp.arange(values.shape[0]) + 0.5) / values.shape[0]
+    probs = (jnp.arange(values.shape[0]) + 0.5) / values.shape[0]  # expect: implicit-promotion
     u = random.uniform(key, (n,))
     return jnp.interp(u, probs, sorted_vals, left=sorted_vals[0], right=sorted_vals[-1])
 

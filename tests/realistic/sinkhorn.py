@@ -21,9 +21,10 @@ def sinkhorn(a, b, cost, epsilon=0.1, tol=1e-4, max_iter=200):
     def body(state):
         i, f, g, _ = state
         f = epsilon * log_a - epsilon * logsumexp((g[None, :] - cost) / epsilon, axis=1)
-        g = epsilon * log_b - epsilon * logsumexp((f[:, None] - cost) / epsilon, axis=0)
+        lse = logsumexp((f[:, None] - cost) / epsilon, axis=0)
+        g = epsilon * log_b - epsilon * lse  # expect: carry-change
         log_plan = (f[:, None] + g[None, :] - cost) / epsilon
-        err = jnp.sum(jnp.abs(jnp.exp(log_plan).sum(axis=1) - a))
+        err = jnp.sum(jnp.abs(jnp.exp(log_plan).sum(axis=1) - a))  # expect: carry-change
         return i + 1, f, g, err
 
     init = (0, jnp.zeros_like(a), jnp.zeros_like(b), jnp.inf)

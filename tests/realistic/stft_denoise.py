@@ -13,7 +13,8 @@ def spectral_gate(x, fs=100.0, nperseg=16, threshold=1.5):
     mask = jnp.clip((mag - threshold * noise) / (mag + 1e-8), 0.0, 1.0)
     kernel = jnp.array([0.25, 0.5, 0.25])
     smooth = jnp.apply_along_axis(lambda m: jnp.convolve(m, kernel, mode="same"), -1, mask)
-    _, y = istft(z * smooth, fs=fs, window="hann", nperseg=nperseg, noverlap=nperseg // 2)
+    masked = z * smooth  # expect: implicit-promotion
+    _, y = istft(masked, fs=fs, window="hann", nperseg=nperseg, noverlap=nperseg // 2)
     return f, t, mag, smooth, y[: x.shape[-1]]
 
 

@@ -15,7 +15,7 @@ def group_stats(keys, values, max_groups=6):
     sums = ops.segment_sum(values, inverse, num_segments=max_groups)
     maxes = ops.segment_max(values, inverse, num_segments=max_groups)
     mins = ops.segment_min(values, inverse, num_segments=max_groups)
-    means = sums / jnp.maximum(counts, 1)
+    means = sums / jnp.maximum(counts, 1)  # expect: implicit-promotion
     centred = values - means[inverse]
     return uniq, counts, means, maxes, mins, centred
 
