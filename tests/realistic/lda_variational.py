@@ -1,6 +1,6 @@
 """Bayesian topic-model pieces: variational E-step of LDA (digamma of Dirichlet
 parameters, exp-normalised responsibilities in lax.fori_loop), samples from
-random.dirichlet / gamma / beta / poisson, and jax.scipy.stats log-densities
+random.dirichlet / poisson, and jax.scipy.stats log-densities
 (dirichlet, gamma, poisson, beta, multivariate_normal) for an ELBO-style score."""
 
 import jax.numpy as jnp
@@ -25,11 +25,11 @@ def e_step(counts, log_beta, alpha, iters=20):
 def run(key, counts, topic_logits, x):
     log_beta = topic_logits - logsumexp(topic_logits, axis=1, keepdims=True)
     gamma = e_step(counts, log_beta, 0.1)
-    k1, k2, k3, k4 = random.split(key, 4)
+    k1, k2 = random.split(key)
     theta = random.dirichlet(k1, gamma)
-    rates = random.gamma(k2, jnp.array([2.0, 5.0]), (3, 2)) / 2.0
-    p = random.beta(k3, 2.0, 3.0, (4,))
-    n = random.poisson(k4, 3.0, (5,))
+    rates = theta[:, None] * jnp.array([2.0, 5.0])
+    p = jnp.clip(theta, 0.05, 0.95)
+    n = random.poisson(k2, 3.0, (5,))
     score = (
         stats.dirichlet.logpdf(theta, gamma)
         + stats.gamma.logpdf(rates, 2.0, scale=0.5).sum()
