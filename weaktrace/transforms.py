@@ -332,7 +332,7 @@ def _wrap_odeint() -> None:
     its dtypes and its gradient (odeint's adjoint custom_vjp) are jax's."""
     from jax.experimental import ode
 
-    original = ORIGINAL["ode.odeint"] = ode.odeint
+    original = ORIGINAL["experimental.ode.odeint"] = ode.odeint
 
     @functools.wraps(original)
     def odeint(func: Callable[..., Any], y0: Any, t: Any, *args: Any, **kw: Any) -> Any:
