@@ -104,7 +104,12 @@ REALISTIC = sorted(
      "fft_conv", "infonce", "moe_routing", "ctc_loss", "uint8_augment", "dp_sgd_ema",
      "bf16_loss_scale", "beam_search", "particle_filter", "sparse_coo", "gmm_em", "bit_hashing",
      "robust_stats", "random_dists", "heat_equation", "custom_grad_ops", "linear_recurrence",
-     "pca_linalg", "init_inside_jit"]
+     "pca_linalg", "init_inside_jit",
+     # session 10: findings as marked, and clean ones over odeint, remat, fp8, typed keys
+     "sinkhorn", "metric_losses", "unique_segments", "particle_resample", "lr_schedule",
+     "stft_denoise", "lda_variational", "sir_odeint", "remat_stack", "hmc", "dpa_attention",
+     "fp8_quant", "kv_cache_decode", "switch_policy", "typed_keys", "vq_vae", "viterbi",
+     "flash_attention", "gumbel_straight_through", "rope_causal"]
 )  # fmt: skip
 
 
