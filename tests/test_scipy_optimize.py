@@ -91,15 +91,7 @@ CASES = [
 ]
 # fmt: on
 # Cases CI runs (a few seconds each: every run compiles a nested loop five ways).
-CI = {
-    "rosen-f32",
-    "quad-weak-arg",
-    "himmelblau-bad",
-    "bad-args",
-    "bad-int-x0",
-    "lbfgs-rosen",
-    "lbfgs-complex",
-}  # fmt: skip
+CI = {"rosen-f32", "bad-args", "bad-int-x0", "lbfgs-complex"}
 
 
 def _runs(full: bool) -> list[tuple[int, bool]]:
