@@ -117,6 +117,15 @@ def _minimizer(minimize, m, i):
     return lambda x0: tuple(minimize(fun, x0, args, method=method, options=options))
 
 
+def _tolerance(x0: np.ndarray, x64: bool) -> dict[str, float]:
+    """The iterates agree to rounding (jax's gradient of an objective that reads x in
+    two places, such as rosenbrock's x[:-1], sums the cotangents in another order than
+    jax's gradient of weaktrace's traced objective: 1 ulp), and the counts exactly; a
+    gradient at convergence is rounding noise, about 400 eps in 32 bits."""
+    wide = x64 and x0.dtype in (np.float64, np.complex128)
+    return {"rtol": 2e-4, "atol": 2e-5 if wide else 1e-4}
+
+
 def test_minimize_equals_jax(run):
     i, x64 = run
     with jax.enable_x64(x64):
@@ -124,8 +133,7 @@ def test_minimize_equals_jax(run):
             _minimizer(wopt.minimize, wnp, i),
             _minimizer(jopt.minimize, jnp, i),
             CASES[i][2],
-            rtol=2e-4,
-            atol=2e-5,
+            **_tolerance(CASES[i][2], x64),
             context=f"minimize {CASES[i][0]}",
         )
 
