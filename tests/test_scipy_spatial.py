@@ -285,3 +285,24 @@ def test_weak_python_angles_as_jax():
     assert (ours.dtype, ours.weak_type) == (want.dtype, want.weak_type)
     np.testing.assert_allclose(ours, want, rtol=1e-6)
     assert wnp.asarray(ours).shape == (4,)
+
+
+@pytest.mark.parametrize("module", ["jax", "weaktrace"])
+def test_repeated_eager_call_compiles_nothing(module):
+    """jax's _CompileAndCheck: an op-by-op call repeated compiles nothing. Eagerly,
+    weaktrace.numpy.vectorize maps with a new scan each call (compiled every time),
+    so the kernels run under one jax.jit each (jax's scipy_spatial_test found it)."""
+    from jax._src import dispatch
+
+    mod = wtf if module == "weaktrace" else jtf
+    q = jnp.asarray(_values("quat", (3,), "float32", seed=2))
+    calls = [
+        lambda: mod.Rotation.from_quat(q).as_matrix(),
+        lambda: mod.Rotation.from_euler("xyz", q[:, :3], degrees=True).as_euler("ZYX"),
+        lambda: mod.Slerp.init(jnp.arange(3.0), mod.Rotation.from_quat(q))(0.5).as_rotvec(),
+    ]
+    for call in calls:
+        call()
+        misses = dispatch.xla_primitive_callable.cache_info().misses
+        call()
+        assert dispatch.xla_primitive_callable.cache_info().misses == misses

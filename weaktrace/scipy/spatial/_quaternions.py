@@ -13,15 +13,34 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+import jax
 import numpy as np
 
 import weaktrace.numpy as _wnp
+from weaktrace.core.trace import Tracer
 
 wnp: Any = _wnp
 
 
 def _mapped(signature: str) -> Any:
-    return functools.partial(wnp.vectorize, signature=signature)
+    """The kernel vectorized with jax's core signature. Outside a weaktrace trace it
+    runs under one ``jax.jit`` per kernel: eagerly, ``weaktrace.numpy.vectorize`` maps
+    with a ``jax.lax.scan`` of a new body each call, which jax compiles every time
+    (jax's op-by-op mode compiles nothing on a repeated call; its tests check)."""
+
+    def decorate(kernel: Any) -> Any:
+        mapped = wnp.vectorize(kernel, signature=signature)
+        compiled = jax.jit(mapped)
+
+        @functools.wraps(kernel)
+        def call(*args: Any) -> Any:
+            if any(a.__class__ is Tracer for a in args):  # traced, or inside a kernel
+                return mapped(*args)
+            return compiled(*args)
+
+        return call
+
+    return decorate
 
 
 def _zeros(n: int, like: Any) -> Any:
