@@ -1,6 +1,6 @@
 """``weaktrace.scipy``: mirrors of jax.scipy's namespaces (``special``, ``linalg``,
 ``stats``, ``integrate``, ``signal``, ``fft``, ``ndimage``, ``cluster``,
-``sparse``)."""
+``sparse``, ``optimize``, ``spatial``)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,10 @@ from weaktrace.scipy import (
     interpolate,
     linalg,
     ndimage,
+    optimize,
     signal,
     sparse,
+    spatial,
     special,
     stats,
 )
@@ -24,8 +26,10 @@ __all__ = [
     "interpolate",
     "linalg",
     "ndimage",
+    "optimize",
     "signal",
     "sparse",
+    "spatial",
     "special",
     "stats",
 ]
