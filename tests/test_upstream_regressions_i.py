@@ -153,3 +153,36 @@ def test_four_way_calls_under_strict_promotion(x64: bool, full: bool) -> None:
         if d:
             bad.append(f"{call.id}: {d}")
     assert not bad, "\n".join(bad)
+
+
+# -- vectorize called eagerly compiles once ---------------------------------------------
+# Eagerly, weaktrace.numpy.vectorize mapped with a fresh lax.scan body on every call, which
+# jax compiled anew each time (jax's vmap dispatches cached primitives): a repeated call
+# compiled again. Found by jax's scipy_spatial_test (its kernels are vectorized).
+
+VECTORIZED = {
+    "signature": (lambda m: m.vectorize(lambda a, b: m.dot(a, b) * 0.5, signature="(n),(n)->()"),
+                  lambda: (np.ones((4, 3), np.float32), np.arange(3, dtype=np.float32))),
+    "scalar": (lambda m: m.vectorize(lambda a, b: m.where(a > b, a, b - 1)),
+               lambda: (np.arange(6, dtype=np.int16).reshape(2, 3), 2)),
+    "two_outputs": (lambda m: m.vectorize(lambda a: (m.sum(a), m.max(a)), signature="(k)->(),()"),
+                    lambda: (np.linspace(0, 1, 10, dtype=np.float32).reshape(2, 5),)),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(VECTORIZED))
+def test_vectorize_repeated_eager_call_compiles_nothing(name: str) -> None:
+    from jax._src import dispatch
+    from jax._src import test_util as jtu
+
+    make, args = VECTORIZED[name]
+    ours, ref = make(wnp), make(jnp)
+    want, got = ref(*args()), ours(*args())
+    for w, g in zip(jax.tree_util.tree_leaves(want), jax.tree_util.tree_leaves(got), strict=True):
+        assert (g.dtype, g.shape, g.weak_type) == (w.dtype, w.shape, w.weak_type)
+        np.testing.assert_allclose(np.asarray(g), np.asarray(w), rtol=1e-6)
+    misses = dispatch.xla_primitive_callable.cache_info().misses
+    with jtu.count_jit_and_pmap_lowerings() as lowered:
+        ours(*args())
+    assert lowered() == 0
+    assert dispatch.xla_primitive_callable.cache_info().misses == misses

@@ -22,6 +22,7 @@ import numpy as np
 
 from weaktrace.core.operands import to_jax
 from weaktrace.core.promotion import rank_promotion_check
+from weaktrace.core.trace import current
 from weaktrace.errors import InvalidInputError, OperandTypeError, ShapeError
 from weaktrace.lax.control import scan, switch
 from weaktrace.numpy._core import N, context, export, operand, result_shape, to_bool
@@ -169,6 +170,16 @@ def vectorize(pyfunc: Callable[..., Any], *, excluded: Collection[int | str] = f
 
     @functools.wraps(pyfunc)
     def wrapped(*args: Any, **kwargs: Any) -> Any:
+        # Called eagerly (by the user, on arrays and scalars), the scan runs under one
+        # jax.jit per vectorized function: a fresh scan body per call would make jax
+        # compile it again on every call (jax's vmap dispatches cached primitives).
+        if not excluded and not kwargs and current() is None and all(
+            isinstance(a, _PLAIN) for a in args
+        ):
+            return compiled(*args)
+        return _vectorized(*args, **kwargs)
+
+    def _vectorized(*args: Any, **kwargs: Any) -> Any:
         where = f"on vectorized function with excluded={excluded!r} and signature={signature!r}"
         func, dyn, _ = _apply_excluded(pyfunc, excluded, args, kwargs)
         out_dims: list[CoreDims] | None
@@ -202,7 +213,11 @@ def vectorize(pyfunc: Callable[..., Any], *, excluded: Collection[int | str] = f
         out = _run(run, xs, in_dims, lead)
         return to_jax(out) if b.eager else out
 
+    compiled = jax.jit(_vectorized, inline=True)
     return wrapped
+
+
+_PLAIN = (jax.Array, np.ndarray, np.generic, bool, int, float, complex)
 
 
 @export
