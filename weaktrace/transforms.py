@@ -440,9 +440,9 @@ _DEBUG_OPTIONS = ("ordered", "partitioned", "skip_format_check", "_use_logging")
 
 
 def _wrap_debug() -> None:
-    """``jax.debug.print`` / ``jax.debug.callback`` of traced values: a ``debug``
+    """``jax.debug.print`` / ``callback`` / ``log`` of traced values: a ``debug``
     equation with no outputs, calling jax's when the program runs."""
-    for name in ("print", "callback"):
+    for name in ("print", "callback", "log"):
         original = ORIGINAL[f"debug.{name}"] = getattr(jax.debug, name)
 
         def debug(first: Any = None, *args: Any, _orig: Any = original, _name: str = name,
