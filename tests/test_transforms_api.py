@@ -126,6 +126,17 @@ PROGRAMS: dict[str, Callable[[object, object], object]] = {
     "odeint grad": lambda n, x: jax.grad(lambda y0: n.sum(_ode(n, y0)[-1]))(x),
     "checkpoint_name policy": _named_policy,
     "typeof": _typeof,
+    "pmap": lambda n, x: jax.pmap(lambda r: n.sin(r) * 2)(x[None]),
+    "pmap psum axis_index": lambda n, x: jax.pmap(
+        lambda r: (
+            wlax.psum(r, "d") + wlax.axis_index("d")
+            if n is wnp
+            else jax.lax.psum(r, "d") + jax.lax.axis_index("d")
+        ),
+        axis_name="d",
+    )(x.reshape(1, 2, 3)),
+    "pmap in_axes None": lambda n, x: jax.pmap(lambda r, s: r * s, in_axes=(0, None))(x[None], 2.0),
+    "pmap two devices": lambda n, x: jax.pmap(lambda r: r + 1)(x.reshape(2, 3)),
     "named_scope default_device ensure_compile_time_eval": _scoped,
     "named_call": lambda n, x: jax.named_call(lambda a: n.sin(a) * 2, name="layer")(x),
     "tree utilities": lambda n, x: jax.tree_util.tree_map(
@@ -146,6 +157,7 @@ USES = {
     "odeint": ["experimental.ode.odeint"],
     "checkpoint_name": ["ad_checkpoint.checkpoint_name", "checkpoint", "remat"],
     "typeof": ["typeof"],
+    "pmap": ["pmap"],
     "named_scope": ["named_scope", "default_device", "ensure_compile_time_eval"],
     "named_call": ["named_call"],
     "tree utilities": ["tree_util", "tree"],
@@ -332,7 +344,6 @@ LEFT = {
     "weaktrace captures closures itself, and the converted function would need jax tracers",
     "make_jaxpr": "introspection: there is no jaxpr of a function of weaktrace values; print "
     "the weaktrace program (wt.trace(f).trace(x).program) instead",
-    "pmap": "multi-device SPMD; on one device a size-1 pmap is a vmap: use jax.vmap",
     "shard_map": "needs a device mesh and shardings, which weaktrace does not model",
     "smap": "needs a device mesh (shard_map's one-axis form)",
     "reshard": "sharding-in-types (a mesh), not modelled",
@@ -355,7 +366,6 @@ LEFT_PROGRAMS = {
     "custom_gradient": lambda x: jax.custom_gradient(lambda a: (a * 2, lambda g: (g * 3,)))(x),
     "closure_convert": lambda x: jax.closure_convert(lambda a: a * x, x)[0](x),
     "make_jaxpr": lambda x: jax.make_jaxpr(lambda a: a * 2)(x),
-    "pmap": lambda x: jax.pmap(lambda a: a * 2)(x[None]),
     "experimental.checkify.checkify": lambda x: jax.experimental.checkify.checkify(
         lambda a: a[wnp.argmax(a) + 5], errors=jax.experimental.checkify.index_checks
     )(x),
