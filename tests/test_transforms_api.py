@@ -125,6 +125,14 @@ PROGRAMS: dict[str, Callable[[object, object], object]] = {
     "odeint": _ode,
     "odeint grad": lambda n, x: jax.grad(lambda y0: n.sum(_ode(n, y0)[-1]))(x),
     "checkpoint_name policy": _named_policy,
+    "checkpoint_name dots_saveable": lambda n, x: jax.grad(
+        jax.checkpoint(
+            lambda a: n.sum(n.tanh(n.outer(a, a) @ a)), policy=jax.checkpoint_policies.dots_saveable
+        )
+    )(x),
+    "checkpoint_name remat static_argnums": lambda n, x: jax.grad(
+        jax.remat(lambda a, k: n.sum(n.sin(a) ** k), static_argnums=(1,))
+    )(x, 3),
     "typeof": _typeof,
     "pmap": lambda n, x: jax.pmap(lambda r: n.sin(r) * 2)(x[None]),
     "pmap psum axis_index": lambda n, x: jax.pmap(
