@@ -43,8 +43,10 @@ from weaktrace.ir import (
 )
 from weaktrace.lint import Finding, LintReport, lint
 from weaktrace.transforms import install as _install_transforms
+from weaktrace.transforms_calls import install as _install_calls
 
 _install_transforms()  # jax.grad, jax.vmap, ... inside a trace (see weaktrace.transforms)
+_install_calls()  # jax.device_put, pure_callback, linearize, ... (see weaktrace.transforms_calls)
 
 __version__ = "0.1.0"
 

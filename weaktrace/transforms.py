@@ -10,7 +10,8 @@ With ``jax.numpy`` swapped for ``weaktrace.numpy`` and ``step`` traced by
 ``weaktrace.trace``, ``params`` are weaktrace tracers, which jax's transformations cannot
 take. So weaktrace wraps ``jax.grad``, ``jax.value_and_grad``, ``jax.vmap``,
 ``jax.jacfwd``, ``jax.jacrev``, ``jax.jacobian``, ``jax.hessian``, ``jax.checkpoint``
-(``jax.remat``), ``jax.jvp`` and ``jax.vjp`` (its pullback), and the ``__call__`` of
+(``jax.remat``), ``jax.pmap`` (its axis bound as vmap's), ``jax.jvp`` and ``jax.vjp``
+(its pullback), and the ``__call__`` of
 ``jax.custom_jvp`` / ``jax.custom_vjp`` (see `_wrap_custom_derivatives`), when it is
 imported (``jax.eval_shape`` on traced values traces the function with weaktrace, and
 ``jax.flatten_util.ravel_pytree`` of traced values runs on weaktrace.lax;
@@ -72,7 +73,7 @@ ORIGINAL: dict[str, Callable[..., Any]] = {}
 JIT_INTERNALS: dict[str, Callable[..., Any]] = {}
 # Transformations of a function: name(fun, *options) -> transformed function.
 _OF_FUNCTION = ("grad", "value_and_grad", "vmap", "jacfwd", "jacrev", "jacobian", "hessian",
-                "checkpoint", "remat")  # fmt: skip
+                "checkpoint", "remat", "pmap")  # fmt: skip
 
 
 class _Arguments(Exception):
@@ -147,7 +148,7 @@ def bind_transform(name: str, options: dict[str, Any], apply: Callable[..., Any]
     structs = [spec(o.aval, pol) for o in ops]
 
     transform = Transform(name, options, apply, in_tree, None, None, None, ())
-    axis_name = options.get("axis_name") if name == "vmap" else None
+    axis_name = options.get("axis_name") if name in ("vmap", "pmap") else None
     call = transform.call
 
     # 1. What the function receives under jax's transformation.
@@ -465,9 +466,9 @@ _DEBUG_OPTIONS = ("ordered", "partitioned", "skip_format_check", "_use_logging")
 
 
 def _wrap_debug() -> None:
-    """``jax.debug.print`` / ``jax.debug.callback`` of traced values: a ``debug``
+    """``jax.debug.print`` / ``callback`` / ``log`` of traced values: a ``debug``
     equation with no outputs, calling jax's when the program runs."""
-    for name in ("print", "callback"):
+    for name in ("print", "callback", "log"):
         original = ORIGINAL[f"debug.{name}"] = getattr(jax.debug, name)
 
         def debug(first: Any = None, *args: Any, _orig: Any = original, _name: str = name,
