@@ -14,8 +14,8 @@ take. So weaktrace wraps ``jax.grad``, ``jax.value_and_grad``, ``jax.vmap``,
 (its pullback), and the ``__call__`` of
 ``jax.custom_jvp`` / ``jax.custom_vjp`` (see `_wrap_custom_derivatives`), when it is
 imported (``jax.eval_shape`` on traced values traces the function with weaktrace, and
-``jax.flatten_util.ravel_pytree`` of traced values runs on weaktrace.lax;
-``jax.experimental.ode.odeint`` is recorded as a transformation of its ``func``). A
+``jax.flatten_util.ravel_pytree`` of traced values runs on weaktrace.lax; odeint,
+linearize, linear_transpose, device_put and the callbacks are in transforms_calls). A
 wrapped transformation behaves exactly as jax's everywhere but inside a weaktrace trace,
 where, called from user code, it:
 
@@ -326,30 +326,6 @@ def _wrap_ravel_pytree() -> None:
     flatten_util.ravel_pytree = ravel_pytree
 
 
-def _wrap_odeint() -> None:
-    """``jax.experimental.ode.odeint(func, y0, t, *args)`` of traced values: jax's
-    integrator is a transformation of `func` (it closure-converts and calls it on its own
-    tracers), so it is recorded as one, with `func` traced by weaktrace: the trajectory,
-    its dtypes and its gradient (odeint's adjoint custom_vjp) are jax's."""
-    from jax.experimental import ode
-
-    original = ORIGINAL["experimental.ode.odeint"] = ode.odeint
-
-    @functools.wraps(original)
-    def odeint(func: Callable[..., Any], y0: Any, t: Any, *args: Any, **kw: Any) -> Any:
-        if current() is None or not users_frame(sys._getframe(1)):
-            return original(func, y0, t, *args, **kw)
-        if not _has_tracer((y0, t, args)):
-            return original(func, y0, t, *args, **kw)
-
-        def apply(fn: Callable[..., Any], y0: Any, t: Any, *args: Any) -> Any:
-            return original(fn, y0, t, *args, **kw)
-
-        return bind_transform("odeint", kw, apply, func, (y0, t, *args), {})
-
-    ode.odeint = odeint
-
-
 class _Inlined(NamedTuple):
     outs: Any
 
@@ -496,7 +472,6 @@ def install() -> None:
     _wrap_vjp()
     _wrap_eval_shape()
     _wrap_ravel_pytree()
-    _wrap_odeint()
     _wrap_nested_jit()
     _wrap_custom_derivatives()
     _wrap_debug()

@@ -173,8 +173,11 @@ def vectorize(pyfunc: Callable[..., Any], *, excluded: Collection[int | str] = f
         # Called eagerly (by the user, on arrays and scalars), the scan runs under one
         # jax.jit per vectorized function: a fresh scan body per call would make jax
         # compile it again on every call (jax's vmap dispatches cached primitives).
-        if not excluded and not kwargs and current() is None and all(
-            isinstance(a, _PLAIN) for a in args
+        if (
+            not excluded
+            and not kwargs
+            and current() is None
+            and all(isinstance(a, _PLAIN) for a in args)
         ):
             return compiled(*args)
         return _vectorized(*args, **kwargs)
