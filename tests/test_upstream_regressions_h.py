@@ -5,6 +5,8 @@ answer is jax's, computed at test time."""
 
 from __future__ import annotations
 
+import warnings
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -38,3 +40,109 @@ def test_packbits_needs_no_rank_promotion(name, mode):
             x,
             context=f"packbits {name} {mode}",
         )
+
+
+# -- copies: jnp.array(x) / jnp.copy(x) / asarray(x, copy=True) ------------------------------
+# weaktrace returned the operand itself, so under jax.jit (which forwards an input that
+# is also an output) the "copy" shared the input's buffer: deleting or donating x
+# killed it. jax binds its ``copy`` primitive; weaktrace now has it too. jax's
+# ``asarray(x)``/``array(x, copy=False)`` hand back x itself. Found by testArrayCopy,
+# testArrayCopyAutodiff and testArrayCopyVmap.
+
+
+def _ptr(a):
+    return a.unsafe_buffer_pointer()
+
+
+COPIES = {
+    "array": lambda m: m.array,
+    "copy": lambda m: m.copy,
+    "asarray_copy": lambda m: lambda x: m.asarray(x, copy=True),
+    "array_dtype": lambda m: lambda x: m.array(x, dtype="float32"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(COPIES))
+def test_copies_get_a_new_buffer_as_in_jax(name):
+    for m in (jnp, wnp):
+        fn = COPIES[name](m)
+        x = m.ones(10, dtype="float32")
+        for out in (fn(x), jax.jit(fn)(x)):
+            assert _ptr(out) != _ptr(x), (m.__name__, name)
+        assert str(jax.make_jaxpr(fn)(x)) == str(jax.make_jaxpr(COPIES[name](jnp))(x))
+        y, ydot = jax.jvp(fn, (x,), (x,))
+        assert y is not x and ydot is not x
+        assert jax.vmap(fn)(x) is not x
+        x.delete()
+
+
+def test_asarray_and_no_copy_hand_back_the_array_itself():
+    for m in (jnp, wnp):
+        x = m.arange(4.0) * 2
+        assert m.asarray(x) is x and m.array(x, copy=False) is x, m.__name__
+        weak = m.asarray(3.0)
+        assert m.asarray(weak).weak_type and m.array(weak).weak_type
+
+
+def test_array_positional_copy_order_ndmin_warn_as_in_jax():
+    def outcome(m, *args, **kwargs):
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            try:
+                out = m.array(*args, **kwargs)
+            except TypeError as err:
+                return ("TypeError", str(err))
+        deprecations = [str(w.message) for w in seen if w.category is DeprecationWarning]
+        return (out.shape, str(out.dtype), deprecations)
+
+    x = np.arange(3, dtype=np.int32)
+    calls = [
+        ((x, None, False), {}),
+        ((x, None, True, "K", 2), {}),
+        ((x, None, True), {"copy": False}),
+        ((x, None, True, "K", 0, "extra"), {}),
+        ((x, "float32"), {"ndmin": 2}),
+    ]
+    for args, kwargs in calls:
+        assert outcome(wnp, *args, **kwargs) == outcome(jnp, *args, **kwargs), (args, kwargs)
+
+
+# -- arange: jax's values -------------------------------------------------------------------
+# weaktrace computed arange with numpy (float64, rounded to the dtype) and transferred
+# the array to the device; jax computes start + step * iota in the dtype (float32 for
+# float16/bfloat16) from start and step converted first: the values differ by an ulp,
+# and by whole steps for arange(3, 17, 1.1, dtype=int32) (jax steps by int(1.1) == 1).
+# The transfer also failed under jax.transfer_guard("disallow"). Found by
+# testArangeTransferGuard and a value sweep against jax.
+
+ARANGES = [
+    (0, 1, 0.1, None),
+    (0.5, 10.3, 0.7, None),
+    (-3, 7, 0.3, "float16"),
+    (-3, 7, 0.3, "bfloat16"),
+    (0.1, 3.3, 0.01, "float32"),
+    (5, 1, -0.3, None),
+    (3, 17, 1.1, "int32"),
+    (1000.0, 1005.0, 0.37, None),
+    (2.5, None, None, None),
+    (1, 5.5, None, "float32"),
+    (0, 7, None, None),
+]
+
+
+@pytest.mark.parametrize("x64", [False, True])
+@pytest.mark.parametrize("bounds", ARANGES, ids=str)
+def test_arange_values_are_jaxs(bounds, x64):
+    start, stop, step, dtype = bounds
+    with jax.enable_x64(x64):
+        want = jnp.arange(start, stop, step, dtype=dtype)
+        got = wnp.arange(start, stop, step, dtype=dtype)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        assert np.asarray(got).tobytes() == np.asarray(want).tobytes(), (got, want)
+
+
+@pytest.mark.parametrize("bound", [5, 5.0, np.int32(5), np.float32(5)], ids=repr)
+def test_arange_makes_no_host_to_device_transfer(bound):
+    with jax.transfer_guard("disallow"):
+        jnp.arange(bound)
+        wnp.arange(bound)
