@@ -146,3 +146,19 @@ def test_arange_makes_no_host_to_device_transfer(bound):
     with jax.transfer_guard("disallow"):
         jnp.arange(bound)
         wnp.arange(bound)
+
+
+# -- zeros(2, 3): jax's hint -----------------------------------------------------------------
+# jax answers ``jnp.zeros(2, 3)`` (an int shape, an int "dtype") with a TypeError asking
+# whether a shape tuple was meant; weaktrace only said it cannot interpret 3 as a dtype.
+# Found by test_error_hint (chunk 03).
+
+
+@pytest.mark.parametrize("name", ["zeros", "ones", "empty"])
+def test_forgotten_shape_tuple_gets_jaxs_hint(name):
+    with pytest.raises(TypeError) as want:
+        getattr(jnp, name)(2, 3)
+    with pytest.raises(TypeError) as got:
+        getattr(wnp, name)(2, 3)
+    assert "Did you accidentally write" in str(want.value)
+    assert str(got.value) == str(want.value)

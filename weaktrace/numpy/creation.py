@@ -19,7 +19,12 @@ from weaktrace.core.literals import literal_value
 from weaktrace.core.promotion import bind
 from weaktrace.core.trace import current
 from weaktrace.dtypes.policies.jax import JaxPolicy
-from weaktrace.errors import ConcretizationError, InvalidInputError, OperandTypeError
+from weaktrace.errors import (
+    ConcretizationError,
+    InvalidDTypeError,
+    InvalidInputError,
+    OperandTypeError,
+)
 from weaktrace.ir.values import AbstractValue
 from weaktrace.numpy._core import (
     BOOL,
@@ -73,13 +78,27 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, *, device: Any = None,
 @export
 def zeros(shape: Any, dtype: Any = None, *, device: Any = None, out_sharding: Any = None) -> Any:
     """``jax.numpy.zeros`` (default float dtype)."""
+    forgot_shape_tuple("zeros", shape, dtype)
     return _filled(shape, 0, dtype, "zeros")
 
 
 @export
 def ones(shape: Any, dtype: Any = None, *, device: Any = None, out_sharding: Any = None) -> Any:
     """``jax.numpy.ones`` (default float dtype)."""
+    forgot_shape_tuple("ones", shape, dtype)
     return _filled(shape, 1, dtype, "ones")
+
+
+def forgot_shape_tuple(name: str, shape: Any, dtype: Any) -> None:
+    """jax's hint for ``zeros(2, 3)``: an int shape and an int dtype mean a shape tuple
+    written without its parentheses."""
+    if isinstance(dtype, int) and isinstance(shape, int):
+        raise InvalidDTypeError(
+            f"Cannot interpret '{dtype}' as a data type.\n\nDid you accidentally write "
+            f"`jax.numpy.{name}({shape}, {dtype})` when you meant "
+            f"`jax.numpy.{name}(({shape}, {dtype}))`, i.e. with a single tuple argument "
+            "for the shape?"
+        )
 
 
 def _filled(shape: Any, value: int, dtype: Any, name: str) -> Any:

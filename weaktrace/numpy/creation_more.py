@@ -34,7 +34,7 @@ from weaktrace.numpy._core import (
 )
 from weaktrace.numpy._lax import iota, select
 from weaktrace.numpy._lax import tri as _tri
-from weaktrace.numpy.creation import key_like
+from weaktrace.numpy.creation import forgot_shape_tuple, key_like
 from weaktrace.numpy.shapes import concatenate, expand_dims, reshape, stack
 
 
@@ -45,6 +45,7 @@ def _zeros(b: Context, shape: tuple[int, ...], dt: DType, weak: bool = False) ->
 @export
 def empty(shape: Any, dtype: Any = None, *, device: Any = None, out_sharding: Any = None) -> Any:
     """``jax.numpy.empty``: zeros, as in jax."""
+    forgot_shape_tuple("empty", shape, dtype)
     b = context()
     dt = b.policy.defaults["f"] if dtype is None else b.policy.user_dtype(dtype)
     return _zeros(b, shape_arg(shape), dt)
