@@ -162,3 +162,28 @@ def test_forgotten_shape_tuple_gets_jaxs_hint(name):
         getattr(wnp, name)(2, 3)
     assert "Did you accidentally write" in str(want.value)
     assert str(got.value) == str(want.value)
+
+
+# -- searchsorted into 2**31 elements under x32 -------------------------------------------
+# jax asks for int64 indices there; with x64 off it warns that int64 is truncated and
+# raises OverflowError (2**31 does not fit int32). weaktrace returned int32 indices, which
+# would wrap for such an array. Found by testSearchsortedDtype (abstract evaluation only).
+
+
+def _searchsorted_outcome(fn, n):
+    a = jax.ShapeDtypeStruct((n,), np.float32)
+    v = jax.ShapeDtypeStruct((), np.float32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            return str(jax.eval_shape(fn, a, v).dtype)
+        except OverflowError:
+            return "OverflowError"
+
+
+@pytest.mark.parametrize("x64", [False, True])
+@pytest.mark.parametrize("n", [2**31 - 1, 2**31])
+def test_searchsorted_index_dtype_for_huge_arrays(n, x64):
+    with jax.enable_x64(x64):
+        want = _searchsorted_outcome(jnp.searchsorted, n)
+        assert _searchsorted_outcome(wnp.searchsorted, n) == want
