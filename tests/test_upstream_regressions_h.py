@@ -187,3 +187,32 @@ def test_searchsorted_index_dtype_for_huge_arrays(n, x64):
     with jax.enable_x64(x64):
         want = _searchsorted_outcome(jnp.searchsorted, n)
         assert _searchsorted_outcome(wnp.searchsorted, n) == want
+
+
+# -- load: bfloat16 and object arrays ----------------------------------------------------------
+# numpy saves bfloat16 as void16 ('V2'); jax's load views it as bfloat16 again, and hands
+# an object array back as numpy's. weaktrace's load raised InvalidInputError for both.
+# Found by testLoad (lax_numpy_test chunk 00).
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        np.array([1.5, -2.0, 3.25], dtype="bfloat16"),
+        np.array([1.5, 2], dtype=object),
+        np.arange(4, dtype=np.float16),
+    ],
+    ids=["bfloat16", "object", "float16"],
+)
+def test_load_recovers_what_jax_recovers(values):
+    import io
+
+    def roundtrip(m):
+        f = io.BytesIO()
+        m.save(f, values)
+        f.seek(0)
+        return m.load(f, allow_pickle=True)
+
+    want, got = roundtrip(jnp), roundtrip(wnp)
+    assert type(got) is type(want) and got.dtype == want.dtype
+    np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
