@@ -324,8 +324,12 @@ def _asarray(a: Any, dtype: Any, copy: bool) -> Any:
     b = context()
     if copy and (a.__class__ is Tracer or isinstance(a, jax.Array | jax.core.Tracer)):
         # jax copies an array operand (a traced one too) with its ``copy`` primitive:
-        # an identity would alias the input's buffer (jax.jit forwards its inputs)
-        a = emit(L.copy_p, operand(a, b))
+        # an identity would alias the input's buffer (jax.jit forwards its inputs). A
+        # conversion makes a new value anyway (and checks a Python int literal's range
+        # first, which a copy would hide).
+        x = operand(a, b)
+        out = _asarray(x, dtype, False)
+        return emit(L.copy_p, out) if out is x else out
     if dtype is not None and isinstance(a, list | tuple) and not _has_tracer(a):
         # Concrete values straight into the dtype: out-of-range Python ints raise
         # OverflowError (as jnp.array and np.array do) instead of wrapping.
