@@ -244,3 +244,34 @@ def test_power_by_concrete_0d_integer_array_is_integer_pow(name):
     want = jax.make_jaxpr(lambda v: jnp.power(v, p))(base)
     got = jax.make_jaxpr(lambda v: wnp.power(v, p))(base)
     assert [e.primitive.name for e in got.eqns] == [e.primitive.name for e in want.eqns]
+
+
+# -- *_like of a committed array -------------------------------------------------------------
+# jax's lax.full_like (and jnp.zeros_like/ones_like/full_like/empty_like, built on it) puts
+# the result of a concrete, committed (jax.device_put), strong array on that array's
+# sharding, committed; weaktrace's results were uncommitted, so they could be combined
+# with arrays on another device where jax's raise. Found by test_full_like_committed.
+
+LIKES = {
+    "lax.full_like": lambda L, N: lambda x: L.full_like(x, 1.1),
+    "lax.full_like_shape": lambda L, N: lambda x: L.full_like(x, 1, shape=(2, 5)),
+    "zeros_like": lambda L, N: N.zeros_like,
+    "ones_like": lambda L, N: lambda x: N.ones_like(x, dtype="float32"),
+    "full_like": lambda L, N: lambda x: N.full_like(x, 3),
+    "empty_like": lambda L, N: N.empty_like,
+}
+
+
+@pytest.mark.parametrize("name", sorted(LIKES))
+def test_like_functions_keep_the_commitment_of_their_array(name):
+    import weaktrace.lax as wlax
+
+    def placed(L, N):
+        fn = LIKES[name](L, N)
+        x = N.array((1, 2, 3), dtype=np.int32)
+        committed = jax.device_put(x, jax.devices()[-1])
+        weak = jax.device_put(N.asarray(2), jax.devices()[-1])
+        outs = [fn(x), fn(committed), fn(weak)]
+        return [(o.committed, o.sharding == committed.sharding) for o in outs]
+
+    assert placed(wlax, wnp) == placed(jax.lax, jnp)

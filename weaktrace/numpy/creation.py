@@ -16,6 +16,7 @@ import numpy as np
 from weaktrace.core import primitives_lax as L
 from weaktrace.core import primitives_random as R
 from weaktrace.core.literals import literal_value
+from weaktrace.core.mirror import keeps_commitment
 from weaktrace.core.promotion import bind
 from weaktrace.core.trace import current
 from weaktrace.dtypes.policies.jax import JaxPolicy
@@ -152,6 +153,11 @@ def full_like(a: Any, fill_value: Any, dtype: Any = None, shape: Any = None, *,
     if not weak:
         _check_complex_fill(fill, dt)
     return broadcast_to(convert(b, fill, dt, weak), target)
+
+
+zeros_like = keeps_commitment(EXPORTS, "zeros_like", "device")
+ones_like = keeps_commitment(EXPORTS, "ones_like", "device")
+full_like = keeps_commitment(EXPORTS, "full_like", "device")  # noqa: F811
 
 
 def _check_complex_fill(fill: Tracer, dt: DType) -> None:

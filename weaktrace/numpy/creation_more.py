@@ -11,11 +11,13 @@ from typing import Any
 
 import numpy as np
 
+from weaktrace.core.mirror import keeps_commitment
 from weaktrace.core.promotion import check_ranks
 from weaktrace.errors import ConcretizationError, OperandTypeError, ShapeError
 from weaktrace.numpy import indexed_update as U
 from weaktrace.numpy._core import (
     BOOL,
+    EXPORTS,
     Context,
     DType,
     P,
@@ -61,6 +63,9 @@ def empty_like(prototype: Any, dtype: Any = None, shape: Any = None, *, device: 
     if dt.kind == "K":
         return key_like(b, lit(b, 0, b.policy.user_dtype("uint32")), dt, target)
     return _zeros(b, target, dt, dtype is None and x.aval.weak_type)
+
+
+empty_like = keeps_commitment(EXPORTS, "empty_like", "device")  # noqa: F811
 
 
 @export
