@@ -275,3 +275,25 @@ def test_like_functions_keep_the_commitment_of_their_array(name):
         return [(o.committed, o.sharding == committed.sharding) for o in outs]
 
     assert placed(wlax, wnp) == placed(jax.lax, jnp)
+
+
+# -- stack's signature ---------------------------------------------------------------------------
+# jax.numpy.stack(arrays, axis=0, out=None, dtype=None) follows numpy's order; weaktrace's
+# had no `out`, so stack(xs, 0, None, dtype) put None... into dtype's place, and out=None
+# was a TypeError. Found by NumpySignaturesTest.testWrappedSignaturesMatch.
+
+
+def test_stack_takes_numpys_out_argument():
+    import inspect
+
+    assert list(inspect.signature(wnp.stack).parameters) == list(
+        inspect.signature(jnp.stack).parameters
+    )
+    xs = [np.arange(3), np.arange(3, 6)]
+    for args, kwargs in [((xs, 1, None, "float32"), {}), ((xs,), {"out": None})]:
+        check(
+            lambda a=args, k=kwargs: wnp.stack(*a, **k),
+            lambda a=args, k=kwargs: jnp.stack(*a, **k),
+        )
+    with pytest.raises(NotImplementedError):
+        wnp.stack(xs, out=np.zeros((2, 3)))
