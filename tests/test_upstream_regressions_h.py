@@ -297,3 +297,13 @@ def test_stack_takes_numpys_out_argument():
         )
     with pytest.raises(NotImplementedError):
         wnp.stack(xs, out=np.zeros((2, 3)))
+
+
+@pytest.mark.parametrize("promotion", ["strict", "standard"])
+def test_packbits_of_bools_under_strict_promotion(promotion):
+    """packbits compared a bool array with 0 (bool vs weak int), which
+    jax_numpy_dtype_promotion='strict' forbids; jax's packbits takes bools as they are.
+    Found by testPackbits under JAX_ENABLE_X64=1."""
+    x = (np.arange(24).reshape(3, 8) % 3 == 0).astype(bool)
+    with jax.numpy_dtype_promotion(promotion):
+        check(lambda a: wnp.packbits(a, axis=1), lambda a: jnp.packbits(a, axis=1), x)

@@ -81,7 +81,8 @@ def packbits(a: Any, axis: int | None = None, bitorder: str = "big") -> Any:
         raise OperandTypeError("Expected an input array of integer or boolean data type")
     if bitorder not in ("little", "big"):
         raise ValueError("'order' must be either 'little' or 'big'")
-    arr = astype(not_equal(x, 0), "uint8")
+    # a bool array as it is: comparing it with 0 is a promotion strict mode forbids
+    arr = astype(x if kind(x) == "b" else not_equal(x, 0), "uint8")
     bits = arange(8, dtype="uint8")
     if bitorder == "big":
         bits = bits[::-1]
