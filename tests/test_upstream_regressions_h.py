@@ -307,3 +307,30 @@ def test_packbits_of_bools_under_strict_promotion(promotion):
     x = (np.arange(24).reshape(3, 8) % 3 == 0).astype(bool)
     with jax.numpy_dtype_promotion(promotion):
         check(lambda a: wnp.packbits(a, axis=1), lambda a: jnp.packbits(a, axis=1), x)
+
+
+# -- jnp.array(python_int, dtype) range --------------------------------------------------------
+# jax converts a Python int with an explicit dtype with numpy: 256 into uint8 raises
+# OverflowError and 2**63 fits uint64 (x64). weaktrace's eager path passed the int to
+# jax.jit as a weak int32 and converted it there: array(256, dtype='uint8') was 0 and
+# array(-1, dtype='uint8') 255, silently; 2**63 raised. Found by testArrayFromInteger
+# (x64) and a sweep of ints x dtypes against jax.
+
+
+def _int_outcome(fn, value, dtype):
+    try:
+        out = fn(value, dtype=dtype)
+    except OverflowError:
+        return "OverflowError"
+    return (np.asarray(out).tolist(), str(out.dtype), out.weak_type)
+
+
+@pytest.mark.parametrize("x64", [False, True])
+@pytest.mark.parametrize("fn", ["array", "asarray"])
+def test_python_int_into_an_explicit_dtype_is_range_checked(fn, x64):
+    cases = [(2**63, "uint64"), (256, "uint8"), (-1, "uint8"), (3, "int16"), (2**31, "int32"),
+             (2**31 - 1, "int32"), (2**40, "float32"), (5, "bool")]  # fmt: skip
+    with jax.enable_x64(x64):
+        for value, dtype in cases:
+            want = _int_outcome(getattr(jnp, fn), value, dtype)
+            assert _int_outcome(getattr(wnp, fn), value, dtype) == want, (value, dtype)

@@ -19,8 +19,10 @@ from weaktrace.core.literals import literal_value
 from weaktrace.core.mirror import keeps_commitment
 from weaktrace.core.promotion import bind
 from weaktrace.core.trace import current
+from weaktrace.dtypes.policies import DEFAULT
 from weaktrace.dtypes.policies.jax import JaxPolicy
 from weaktrace.errors import (
+    ArgumentOverflowError,
     ConcretizationError,
     InvalidDTypeError,
     InvalidInputError,
@@ -254,11 +256,24 @@ def asarray(  # type: ignore[no-redef]
 ) -> Any:
     if not copy and dtype is None and _same_array(a, device, out_sharding):
         return a
+    if dtype is not None and a.__class__ is int:
+        _int_fits(a, dtype)
     return _mirror_asarray(a, dtype, order, copy=copy, device=device, out_sharding=out_sharding)
 
 
 asarray.__doc__ = _mirror_asarray.__doc__
 EXPORTS["asarray"] = asarray
+
+
+def _int_fits(value: int, dtype: Any) -> None:
+    """jnp.array(256, dtype='uint8') raises OverflowError (jax converts with numpy); the
+    eager path would pass the int to jax.jit, where it wraps."""
+    dt = DEFAULT.resolve().user_dtype(dtype)
+    if dt.numpy is not None:
+        try:
+            np.asarray(value, dtype=dt.numpy)
+        except OverflowError as err:
+            raise ArgumentOverflowError(f"{err} (jnp.array with dtype={dt})") from None
 
 
 def _same_array(a: Any, device: Any, out_sharding: Any) -> bool:
@@ -318,6 +333,8 @@ def array(  # type: ignore[no-redef]
         )
     if not copy and dtype is None and ndmin == 0 and _same_array(object, device, out_sharding):
         return object
+    if dtype is not None and object.__class__ is int:
+        _int_fits(object, dtype)
     return _mirror_array(object, dtype, copy=copy, order=order, ndmin=ndmin, device=device,
                          out_sharding=out_sharding)  # fmt: skip
 
@@ -336,11 +353,16 @@ def _asarray(a: Any, dtype: Any, copy: bool) -> Any:
         x = operand(a, b)
         out = _asarray(x, dtype, False)
         return emit(L.copy_p, out) if out is x else out
-    if dtype is not None and isinstance(a, list | tuple) and not _has_tracer(a):
+    concrete = isinstance(a, list | tuple) and not _has_tracer(a)
+    if dtype is not None and (concrete or a.__class__ is int):
         # Concrete values straight into the dtype: out-of-range Python ints raise
-        # OverflowError (as jnp.array and np.array do) instead of wrapping.
+        # OverflowError (as jnp.array and np.array do) instead of wrapping, and a big
+        # one fits an explicit uint64.
         dt = b.policy.user_dtype(dtype)
-        value = np.asarray(a, dtype=dt.numpy)
+        try:
+            value = np.asarray(a, dtype=dt.numpy)
+        except OverflowError as err:
+            raise ArgumentOverflowError(f"{err} (jnp.array with dtype={dt})") from None
         return b.const(value, AbstractValue.make(value.shape, dt, False))
     target = b.policy.user_dtype(dtype) if dtype is not None else None
     x = _array_operand(b, a, target)
