@@ -17,6 +17,7 @@ that falls back repeatedly is not tried again.
 from __future__ import annotations
 
 import inspect
+import operator
 from collections.abc import Callable
 from typing import Any
 
@@ -156,6 +157,21 @@ ENABLED = True  # compile eager calls (False: primitive by primitive, for compar
 GIVE_UP = 3  # fallbacks after which a function is no longer compiled
 
 
+def concrete_int(x: Any) -> int | None:
+    """A concrete integer exponent, as jnp.power's ``core.is_concrete`` and
+    ``operator.index`` find it: a Python/numpy integer or bool, or a 0-d integer numpy or
+    (concrete) jax array (under jax.jit the latter is a tracer: `EagerJit` then runs the
+    call uncompiled)."""
+    if x.__class__ is Tracer or isinstance(x, float | complex | jax.core.Tracer):
+        return None
+    if isinstance(x, np.ndarray | jax.Array) and (x.ndim or x.dtype.kind not in "iu"):
+        return None
+    try:
+        return operator.index(x)
+    except TypeError:
+        return None
+
+
 class _NotArrays(Exception):
     """The function returned something other than weaktrace values."""
 
@@ -216,7 +232,7 @@ class EagerJit:
     def __call__(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """The compiled result, or `FALLBACK` when this call must run eagerly."""
         if self.scalar_sensitive and any(
-            isinstance(a, int | np.integer) for a in (*args, *kwargs.values())
+            concrete_int(a) is not None for a in (*args, *kwargs.values())
         ):
             return FALLBACK
         try:

@@ -117,3 +117,28 @@ def exporter(
         return public  # type: ignore[return-value]
 
     return export
+
+
+def keeps_commitment(registry: dict[str, Callable[..., Any]], name: str, placement: str) -> Any:
+    """Wrap the registered mirror `name` (``lax.full_like`` or a jnp ``*_like`` built on
+    it) so that, as jax's, its result for a concrete array committed to a device (by
+    ``jax.device_put``) is committed to that array's sharding, unless it is weak or
+    the call places it itself (the `placement` keyword: device=, sharding=)."""
+    mirror = registry[name]
+
+    @functools.wraps(mirror)
+    def like(x: Any, *args: Any, **kwargs: Any) -> Any:
+        out = mirror(x, *args, **kwargs)
+        if (
+            x.__class__ is _ARRAY
+            and out.__class__ is _ARRAY
+            and x.committed
+            and not out.committed
+            and not out.weak_type
+            and kwargs.get(placement) is None
+        ):
+            return jax.device_put(out, x.sharding)
+        return out
+
+    registry[name] = like
+    return like

@@ -1,5 +1,5 @@
 """Primitives jax.lax offers beyond the core set: more elementwise functions
-(special functions among them), stop_gradient, pad, dynamic_update_slice, top_k,
+(special functions among them), stop_gradient, copy, pad, dynamic_update_slice, top_k,
 sort and reduce_precision. Rules as jax.lax's: no promotion, dtypes must agree."""
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ def _identity(x: AbstractValue) -> list[AbstractValue]:
 
 
 stop_gradient_p = _def("stop_gradient", _identity)
+copy_p = _def("copy", _identity)  # a fresh buffer (jnp.array(x, copy=True), jnp.copy)
 
 
 def _reduce_precision(

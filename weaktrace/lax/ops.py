@@ -14,7 +14,7 @@ import numpy as np
 
 from weaktrace.core import primitives as P
 from weaktrace.core import primitives_lax as L
-from weaktrace.core.mirror import exporter
+from weaktrace.core.mirror import exporter, keeps_commitment
 from weaktrace.core.operands import context, operand
 from weaktrace.core.promotion import bind, broadcast_to, convert, lit
 from weaktrace.core.trace import Context, Tracer
@@ -425,6 +425,9 @@ def full_like(x: Any, fill_value: Any, dtype: Any = None, shape: Any = None,
     dt = t.aval[1] if dtype is None else ctx.policy.user_dtype(dtype)
     v = convert(ctx, v, dt, dtype is None and t.aval[2])
     return broadcast_to(v, t.aval[0] if shape is None else tuple(map(int, shape)))
+
+
+full_like = keeps_commitment(EXPORTS, "full_like", "sharding")  # noqa: F811
 
 
 def _reduce(name: str, prim: Any) -> Callable[..., Any]:

@@ -45,3 +45,6 @@ lowering_rules[L.dynamic_update_slice_p] = _dus
 lowering_rules[L.top_k_p] = _top_k
 lowering_rules[L.sort_p] = _sort
 lowering_rules[L.reduce_precision_p] = _reduce_precision
+# jax's own copy primitive (what jnp.array(x, copy=True) binds): a new buffer, also
+# under jax.jit, where an identity would hand back (alias) the input buffer
+lowering_rules[L.copy_p] = lax.copy_p.bind

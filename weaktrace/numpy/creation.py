@@ -6,19 +6,32 @@ from __future__ import annotations
 import array as _pyarray
 import builtins
 import operator
+import warnings
 from collections.abc import Callable
 from typing import Any
 
 import jax
 import numpy as np
 
+from weaktrace.core import primitives_lax as L
 from weaktrace.core import primitives_random as R
 from weaktrace.core.literals import literal_value
+from weaktrace.core.mirror import keeps_commitment
 from weaktrace.core.promotion import bind
-from weaktrace.errors import ConcretizationError, InvalidInputError, OperandTypeError
+from weaktrace.core.trace import current
+from weaktrace.dtypes.policies import DEFAULT
+from weaktrace.dtypes.policies.jax import JaxPolicy
+from weaktrace.errors import (
+    ArgumentOverflowError,
+    ConcretizationError,
+    InvalidDTypeError,
+    InvalidInputError,
+    OperandTypeError,
+)
 from weaktrace.ir.values import AbstractValue
 from weaktrace.numpy._core import (
     BOOL,
+    EXPORTS,
     Context,
     DType,
     P,
@@ -39,6 +52,8 @@ from weaktrace.numpy._core import (
     shape_arg,
 )
 from weaktrace.numpy.shapes import expand_dims, stack
+
+_ARRAY = type(jax.numpy.zeros(()))  # jax's concrete array class (ArrayImpl)
 
 
 @export
@@ -66,13 +81,27 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, *, device: Any = None,
 @export
 def zeros(shape: Any, dtype: Any = None, *, device: Any = None, out_sharding: Any = None) -> Any:
     """``jax.numpy.zeros`` (default float dtype)."""
+    forgot_shape_tuple("zeros", shape, dtype)
     return _filled(shape, 0, dtype, "zeros")
 
 
 @export
 def ones(shape: Any, dtype: Any = None, *, device: Any = None, out_sharding: Any = None) -> Any:
     """``jax.numpy.ones`` (default float dtype)."""
+    forgot_shape_tuple("ones", shape, dtype)
     return _filled(shape, 1, dtype, "ones")
+
+
+def forgot_shape_tuple(name: str, shape: Any, dtype: Any) -> None:
+    """jax's hint for ``zeros(2, 3)``: an int shape and an int dtype mean a shape tuple
+    written without its parentheses."""
+    if isinstance(dtype, int) and isinstance(shape, int):
+        raise InvalidDTypeError(
+            f"Cannot interpret '{dtype}' as a data type.\n\nDid you accidentally write "
+            f"`jax.numpy.{name}({shape}, {dtype})` when you meant "
+            f"`jax.numpy.{name}(({shape}, {dtype}))`, i.e. with a single tuple argument "
+            "for the shape?"
+        )
 
 
 def _filled(shape: Any, value: int, dtype: Any, name: str) -> Any:
@@ -128,6 +157,11 @@ def full_like(a: Any, fill_value: Any, dtype: Any = None, shape: Any = None, *,
     return broadcast_to(convert(b, fill, dt, weak), target)
 
 
+zeros_like = keeps_commitment(EXPORTS, "zeros_like", "device")
+ones_like = keeps_commitment(EXPORTS, "ones_like", "device")
+full_like = keeps_commitment(EXPORTS, "full_like", "device")  # noqa: F811
+
+
 def _check_complex_fill(fill: Tracer, dt: DType) -> None:
     """jax fills a strong array with ``int(value)`` / ``float(value)``: a Python complex
     cannot fill a real (non-bool) array."""
@@ -167,8 +201,31 @@ def arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None, *,
     if stop is None and step is None and P.kind(dt) in "iu":
         params = {"dtype": dt, "shape": (operator.index(start),), "dimension": 0}
         return b.emit(P.iota_p, (), params)
-    values = np.arange(start, stop, step).astype(dt.numpy)
-    return b.const(values, AbstractValue.make(values.shape, dt, False))
+    if not isinstance(b.policy, JaxPolicy):  # NumPy's and PyTorch's values: numpy's
+        values = np.arange(start, stop, step).astype(dt.numpy)
+        return b.const(values, AbstractValue.make(values.shape, dt, False))
+    return _jax_arange(b, start, stop, step, dt)
+
+
+def _jax_arange(b: Context, start: Any, stop: Any, step: Any, dt: DType) -> Tracer:
+    """jax's values: ``start + step * iota`` computed in the dtype (float32 for a
+    narrower float) from start and step converted to it, not numpy's float64 values
+    rounded (they differ by an ulp; arange(3, 17, 1.1, dtype=int32) steps by 1 in jax).
+    No host-to-device transfer either: iota and scalar literals."""
+    if stop is None:
+        start, stop = 0, start
+    if step is None:
+        work, size = dt, builtins.max(0, int(np.ceil(stop - start)))
+    else:
+        narrow = P.kind(dt) == "f" and dt.numpy is not None and dt.numpy.itemsize < 4
+        work = b.policy.user_dtype("float32") if narrow else dt
+        size = builtins.max(0, int(np.ceil((stop - start) / step)))
+    out = b.emit(P.iota_p, (), {"dtype": work, "shape": (size,), "dimension": 0})
+    if step is not None:
+        out = emit(P.mul_p, lit(b, step, work), out)
+    if step is not None or not (np.ndim(start) == 0 and start == 0):
+        out = emit(P.add_p, lit(b, start, work), out)
+    return out if work is dt else convert(b, out, dt, False)
 
 
 @export
@@ -182,12 +239,130 @@ def asarray(
     out_sharding: Any = None,
 ) -> Any:
     """``jax.numpy.asarray``: Python scalars stay weak; sequences are stacked."""
+    return _asarray(a, dtype, copy=bool(copy))
+
+
+_mirror_asarray = asarray
+
+
+def asarray(  # type: ignore[no-redef]
+    a: Any,
+    dtype: Any = None,
+    order: str | None = None,
+    *,
+    copy: bool | None = None,
+    device: Any = None,
+    out_sharding: Any = None,
+) -> Any:
+    if not copy and dtype is None and _same_array(a, device, out_sharding):
+        return a
+    if dtype is not None and a.__class__ is int:
+        _int_fits(a, dtype)
+    return _mirror_asarray(a, dtype, order, copy=copy, device=device, out_sharding=out_sharding)
+
+
+asarray.__doc__ = _mirror_asarray.__doc__
+EXPORTS["asarray"] = asarray
+
+
+def _int_fits(value: int, dtype: Any) -> None:
+    """jnp.array(256, dtype='uint8') raises OverflowError (jax converts with numpy); the
+    eager path would pass the int to jax.jit, where it wraps."""
+    dt = DEFAULT.resolve().user_dtype(dtype)
+    if dt.numpy is not None:
+        try:
+            np.asarray(value, dtype=dt.numpy)
+        except OverflowError as err:
+            raise ArgumentOverflowError(f"{err} (jnp.array with dtype={dt})") from None
+
+
+def _same_array(a: Any, device: Any, out_sharding: Any) -> bool:
+    """jax hands back a concrete (strong) jax array itself when nothing is converted,
+    copied or placed (``jnp.asarray(x) is x``)."""
+    return (
+        a.__class__ is _ARRAY
+        and not a.weak_type
+        and device is None
+        and out_sharding is None
+        and current() is None
+    )
+
+
+@export
+def array(object: Any, dtype: Any = None, copy: bool = True, order: str | None = "K",
+          ndmin: int = 0, *, device: Any = None, out_sharding: Any = None) -> Any:  # fmt: skip
+    """``jax.numpy.array`` (see asarray): with ``copy`` (the default), an array operand
+    is copied into a new buffer, as jax's ``copy`` primitive does."""
+    out = _asarray(object, dtype, copy=bool(copy))
+    while out.aval.ndim < ndmin:
+        out = expand_dims(out, 0)
+    return out
+
+
+_mirror_array = array
+_POSITIONAL = ("copy", "order", "ndmin")
+_DEFAULTS = (True, "K", 0)
+
+
+def array(  # type: ignore[no-redef]
+    object: Any,
+    dtype: Any = None,
+    *args: Any,
+    copy: bool = True,
+    order: str | None = "K",
+    ndmin: int = 0,
+    device: Any = None,
+    out_sharding: Any = None,
+) -> Any:
+    if args:  # jax's deprecated positional copy/order/ndmin, with its errors and warning
+        if len(args) > 3:
+            raise TypeError(
+                f"array() takes at most 5 positional arguments but {len(args) + 2} were given"
+            )
+        given = (copy, order, ndmin)
+        for name, value, default in zip(_POSITIONAL[: len(args)], given, _DEFAULTS, strict=False):
+            if value != default:
+                raise TypeError(f"array() got multiple values for argument '{name}'")
+        merged: list[Any] = [*args, *given[len(args) :]]
+        copy, order, ndmin = merged
+        warnings.warn(
+            "Passing the copy, order, and ndmin arguments to jnp.array positionally is "
+            "deprecated. Use keyword arguments instead.",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+    if not copy and dtype is None and ndmin == 0 and _same_array(object, device, out_sharding):
+        return object
+    if dtype is not None and object.__class__ is int:
+        _int_fits(object, dtype)
+    return _mirror_array(object, dtype, copy=copy, order=order, ndmin=ndmin, device=device,
+                         out_sharding=out_sharding)  # fmt: skip
+
+
+array.__doc__ = _mirror_array.__doc__
+EXPORTS["array"] = array
+
+
+def _asarray(a: Any, dtype: Any, copy: bool) -> Any:
     b = context()
-    if dtype is not None and isinstance(a, list | tuple) and not _has_tracer(a):
+    if copy and (a.__class__ is Tracer or isinstance(a, jax.Array | jax.core.Tracer)):
+        # jax copies an array operand (a traced one too) with its ``copy`` primitive:
+        # an identity would alias the input's buffer (jax.jit forwards its inputs). A
+        # conversion makes a new value anyway (and checks a Python int literal's range
+        # first, which a copy would hide).
+        x = operand(a, b)
+        out = _asarray(x, dtype, False)
+        return emit(L.copy_p, out) if out is x else out
+    concrete = isinstance(a, list | tuple) and not _has_tracer(a)
+    if dtype is not None and (concrete or a.__class__ is int):
         # Concrete values straight into the dtype: out-of-range Python ints raise
-        # OverflowError (as jnp.array and np.array do) instead of wrapping.
+        # OverflowError (as jnp.array and np.array do) instead of wrapping, and a big
+        # one fits an explicit uint64.
         dt = b.policy.user_dtype(dtype)
-        value = np.asarray(a, dtype=dt.numpy)
+        try:
+            value = np.asarray(a, dtype=dt.numpy)
+        except OverflowError as err:
+            raise ArgumentOverflowError(f"{err} (jnp.array with dtype={dt})") from None
         return b.const(value, AbstractValue.make(value.shape, dt, False))
     target = b.policy.user_dtype(dtype) if dtype is not None else None
     x = _array_operand(b, a, target)
@@ -201,16 +376,6 @@ def asarray(
     if dtype is None:
         return x
     return astype(x, dtype)
-
-
-@export
-def array(object: Any, dtype: Any = None, copy: bool = True, order: str | None = "K",
-          ndmin: int = 0, *, device: Any = None, out_sharding: Any = None) -> Any:  # fmt: skip
-    """``jax.numpy.array`` (see asarray)."""
-    out = asarray(object, dtype=dtype)
-    while out.aval.ndim < ndmin:
-        out = expand_dims(out, 0)
-    return out
 
 
 def _array_operand(b: Context, a: Any, dtype: DType | None = None) -> Any:

@@ -11,11 +11,13 @@ from typing import Any
 
 import numpy as np
 
+from weaktrace.core.mirror import keeps_commitment
 from weaktrace.core.promotion import check_ranks
 from weaktrace.errors import ConcretizationError, OperandTypeError, ShapeError
 from weaktrace.numpy import indexed_update as U
 from weaktrace.numpy._core import (
     BOOL,
+    EXPORTS,
     Context,
     DType,
     P,
@@ -34,7 +36,7 @@ from weaktrace.numpy._core import (
 )
 from weaktrace.numpy._lax import iota, select
 from weaktrace.numpy._lax import tri as _tri
-from weaktrace.numpy.creation import key_like
+from weaktrace.numpy.creation import forgot_shape_tuple, key_like
 from weaktrace.numpy.shapes import concatenate, expand_dims, reshape, stack
 
 
@@ -45,6 +47,7 @@ def _zeros(b: Context, shape: tuple[int, ...], dt: DType, weak: bool = False) ->
 @export
 def empty(shape: Any, dtype: Any = None, *, device: Any = None, out_sharding: Any = None) -> Any:
     """``jax.numpy.empty``: zeros, as in jax."""
+    forgot_shape_tuple("empty", shape, dtype)
     b = context()
     dt = b.policy.defaults["f"] if dtype is None else b.policy.user_dtype(dtype)
     return _zeros(b, shape_arg(shape), dt)
@@ -60,6 +63,9 @@ def empty_like(prototype: Any, dtype: Any = None, shape: Any = None, *, device: 
     if dt.kind == "K":
         return key_like(b, lit(b, 0, b.policy.user_dtype("uint32")), dt, target)
     return _zeros(b, target, dt, dtype is None and x.aval.weak_type)
+
+
+empty_like = keeps_commitment(EXPORTS, "empty_like", "device")  # noqa: F811
 
 
 @export

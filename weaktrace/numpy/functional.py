@@ -72,7 +72,7 @@ def packbits(a: Any, axis: int | None = None, bitorder: str = "big") -> Any:
     from weaktrace.numpy.creation import arange, astype
     from weaktrace.numpy.manipulation import swapaxes
     from weaktrace.numpy.padding import pad
-    from weaktrace.numpy.shapes import ravel, reshape
+    from weaktrace.numpy.shapes import expand_dims, ravel, reshape
     from weaktrace.numpy.ufuncs import left_shift, not_equal
 
     b = context(a)
@@ -81,7 +81,8 @@ def packbits(a: Any, axis: int | None = None, bitorder: str = "big") -> Any:
         raise OperandTypeError("Expected an input array of integer or boolean data type")
     if bitorder not in ("little", "big"):
         raise ValueError("'order' must be either 'little' or 'big'")
-    arr = astype(x if kind(x) == "b" else not_equal(x, 0), "uint8")  # (bool != 0: strict's)
+    # a bool array as it is: comparing it with 0 is a promotion strict mode forbids
+    arr = astype(x if kind(x) == "b" else not_equal(x, 0), "uint8")
     bits = arange(8, dtype="uint8")
     if bitorder == "big":
         bits = bits[::-1]
@@ -92,6 +93,9 @@ def packbits(a: Any, axis: int | None = None, bitorder: str = "big") -> Any:
     if rem:
         arr = pad(arr, [*([(0, 0)] * (arr.ndim - 1)), (0, 8 - rem)])
     arr = reshape(arr, (*arr.shape[:-1], arr.shape[-1] // 8, 8))
+    # bits at arr's rank: no implicit rank promotion, which
+    # jax_numpy_rank_promotion='raise' forbids (jax's packbits works under it)
+    bits = expand_dims(bits, tuple(range(arr.ndim - 1)))
     packed = astype(sum_(left_shift(arr, bits), -1), "uint8")
     return swapaxes(packed, axis, -1)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 
 from weaktrace.errors import InvalidInputError
@@ -56,7 +57,12 @@ def load(file: Any, *args: Any, **kwargs: Any) -> Any:
     """``jax.numpy.load``: ``numpy.load``, with an array result made a jax array."""
     out = np.load(file, *args, **kwargs)
     if isinstance(out, np.ndarray):
-        return asarray(out)
+        if out.dtype == "V2":  # numpy saves bfloat16 (which it does not know) as void16
+            out = out.view(ml_dtypes.bfloat16)
+        try:
+            return asarray(out)
+        except (TypeError, InvalidInputError):  # object arrays stay numpy's, as in jax
+            return out
     return out
 
 

@@ -14,6 +14,7 @@ from typing import Any
 import jax
 import numpy as np
 
+from weaktrace.core import primitives_lax as L
 from weaktrace.dtypes.registry import by_name
 from weaktrace.errors import ConcretizationError, ShapeError
 from weaktrace.numpy._core import (
@@ -509,9 +510,13 @@ def size(a: Any, axis: int | Sequence[int] | None = None) -> int:
 
 @export
 def copy(a: Any, order: str | None = None) -> Any:
-    """``jax.numpy.copy`` (values are immutable: the operand itself)."""
+    """``jax.numpy.copy``: an array operand goes through jax's ``copy`` primitive (a new
+    buffer: an identity would alias the input's under jax.jit)."""
     b = context(a)
-    return operand(a, b)
+    x = operand(a, b)
+    if a.__class__ is Tracer or isinstance(a, jax.Array | jax.core.Tracer):
+        return emit(L.copy_p, x)
+    return x
 
 
 @export

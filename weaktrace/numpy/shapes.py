@@ -188,8 +188,10 @@ def _concatenate_array(b: Context, arrays: Any, axis: int | None, dtype: Any) ->
 
 
 @export
-def stack(arrays: Sequence[Any], axis: int = 0, dtype: Any = None) -> Any:
-    """``jax.numpy.stack``."""
+def stack(arrays: Sequence[Any], axis: int = 0, out: None = None, dtype: Any = None) -> Any:
+    """``jax.numpy.stack`` (numpy's signature: ``out`` is accepted, and must be None)."""
+    if out is not None:
+        raise NotImplementedError("The 'out' argument to jnp.stack is not supported.")
     b = context(*arrays) if isinstance(arrays, list | tuple) else context(arrays)
     if not isinstance(arrays, list | tuple):  # one array: its slices along axis 0
         x = _unstackable(b, arrays, "stack")

@@ -14,7 +14,13 @@ from typing import Any
 
 from weaktrace.core import primitives_lax as L
 from weaktrace.core.promotion import bind_n
-from weaktrace.errors import ConcretizationError, InvalidInputError, OperandTypeError, ShapeError
+from weaktrace.errors import (
+    ArgumentOverflowError,
+    ConcretizationError,
+    InvalidInputError,
+    OperandTypeError,
+    ShapeError,
+)
 from weaktrace.numpy._core import (
     BOOL,
     Context,
@@ -231,6 +237,13 @@ def searchsorted(a: Any, v: Any, side: str = "left", sorter: Any = None, *,
         x = x[_op(sorter, b)]
     n = x.aval.shape[0]
     dt = _int32(b) if n < 2**31 else b.policy.user_dtype("int64")
+    if n >= 2**31 and dt.numpy is not None and dt.numpy.itemsize < 8:
+        # x32: int64 was asked for (jax warns that it is truncated); the count of a
+        # longer array cannot be an int32 index, so jax's OverflowError, not wrapped counts
+        raise ArgumentOverflowError(
+            f"Python integer {n} out of bounds for {dt.name}: searchsorted into an array "
+            "of 2**31 or more elements needs int64 indices; enable jax_enable_x64."
+        )
     if n == 0:
         return emit(P.broadcast_in_dim_p, lit(b, 0, dt), shape=q.aval.shape,
                     broadcast_dimensions=())  # fmt: skip

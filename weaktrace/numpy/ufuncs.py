@@ -13,6 +13,7 @@ import numpy as np
 from ml_dtypes import finfo
 
 from weaktrace.core import primitives_window as W
+from weaktrace.core.eager_jit import concrete_int
 from weaktrace.dtypes.policies.base import int_bounds
 from weaktrace.dtypes.registry import SUB_BYTE_INTS
 from weaktrace.errors import InvalidInputError, OperandTypeError, OperandValueError
@@ -547,7 +548,7 @@ def power(x1: Any, x2: Any, /) -> Any:
     """``jax.numpy.power``: a concrete integer exponent uses integer_pow; integer
     bases use binary exponentiation; float bases with integer exponents skip promotion."""
     b = context(x1, x2)
-    y = _concrete_int(x2)
+    y = concrete_int(x2)
     if y is not None and b.policy.integer_pow_literal:  # JAX: x1's dtype decides alone
         (x,) = promote(b, "power", [operand(x1, b)], "numeric")
         return emit(P.integer_pow_p, x, y=y)
@@ -589,16 +590,6 @@ def _numpy_sqrt_path(b: Context, x: Any, y: Any, out: Any) -> Any:
         return emit(P.sqrt_p, x) if y.atom.value == 0.5 else out
     half = emit(P.eq_p, y, lit(b, 0.5, y.aval.dt))
     return select(b, half, emit(P.sqrt_p, x), out)
-
-
-def _concrete_int(x: Any) -> int | None:
-    """A concrete Python/numpy integer exponent (bools count, as in jnp.power)."""
-    if x.__class__ is Tracer or isinstance(x, float | complex | np.ndarray):
-        return None
-    try:
-        return operator.index(x)
-    except TypeError:
-        return None
 
 
 pow = alias("pow", power)
