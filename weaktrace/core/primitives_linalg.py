@@ -90,10 +90,20 @@ def _geqrf(x: AbstractValue) -> list[AbstractValue]:
 geqrf_p = _def("geqrf", _geqrf, multiple_results=True)
 
 
-def _eigh(x: AbstractValue, *, lower: bool, symmetrize_input: bool) -> list[AbstractValue]:
+def _eigh(
+    x: AbstractValue,
+    *,
+    lower: bool,
+    symmetrize_input: bool,
+    subset_by_index: tuple[int, int] | None = None,
+    **options: Any,
+) -> list[AbstractValue]:
+    """(Other options, ``sort_eigenvalues`` and ``implementation``, change no type.)"""
     n, _ = _matrix("eigh", x, square=True)
+    k = n if subset_by_index is None else subset_by_index[1] - subset_by_index[0]
     # lax.linalg.eigh returns (eigenvectors, eigenvalues); the eigenvalues are real.
-    return [x, _make((*x.shape[:-2], n), _real_dtype(x[1]), x[2])]
+    vectors = x if k == n else _make((*x.shape[:-1], k), x[1], x[2])
+    return [vectors, _make((*x.shape[:-2], k), _real_dtype(x[1]), x[2])]
 
 
 eigh_p = _def("eigh", _eigh, multiple_results=True)

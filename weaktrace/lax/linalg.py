@@ -62,12 +62,20 @@ def eigh(x: Any, *, lower: bool = True, symmetrize_input: bool = True,
          implementation: Any = None) -> Any:  # fmt: skip
     """``jax.lax.linalg.eigh``: (eigenvectors, eigenvalues) of a Hermitian matrix,
     eigenvalues ascending."""
-    _unsupported("eigh", sort_eigenvalues=not sort_eigenvalues, subset_by_index=subset_by_index,
-                 implementation=implementation)  # fmt: skip
     t = _one(x)
     if symmetrize_input:
         t = _symmetrize(t)
-    params = {"lower": bool(lower), "symmetrize_input": False}
+    params: dict[str, Any] = {"lower": bool(lower), "symmetrize_input": False}
+    # the other options as jax's (only when given, so programs print as before); XLA
+    # refuses those this platform lacks (subset_by_index, JACOBI and QDWH on CPU) as
+    # jax's own call does, with jax's NotImplementedError
+    if not sort_eigenvalues:
+        params["sort_eigenvalues"] = False
+    if subset_by_index is not None:
+        lo, hi = (operator.index(i) for i in subset_by_index)
+        params["subset_by_index"] = (lo, hi)
+    if implementation is not None:
+        params["implementation"] = implementation
     return tuple(t.ctx.emit_n(L.eigh_p, (t,), params))
 
 

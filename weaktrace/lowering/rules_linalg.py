@@ -43,8 +43,8 @@ _register(L.cholesky_p, lambda x, *, symmetrize_input: lax_linalg.cholesky(
 _register(L.lu_p, lambda x: list(lax_linalg.lu(x)))
 _register(L.qr_p, lambda x, *, full_matrices: list(lax_linalg.qr(x, full_matrices=full_matrices)))
 _register(L.geqrf_p, lambda x: list(_lax_geqrf(x)))
-_register(L.eigh_p, lambda x, *, lower, symmetrize_input: list(lax_linalg.eigh(
-    x, lower=lower, symmetrize_input=symmetrize_input)))  # fmt: skip
+_register(L.eigh_p, lambda x, *, lower, symmetrize_input, **opts: list(lax_linalg.eigh(
+    x, lower=lower, symmetrize_input=symmetrize_input, **opts)))  # fmt: skip
 _register(L.svd_p, _svd)
 _register(L.eig_p, _eig)
 _register(L.triangular_solve_p, lax_linalg.triangular_solve)
