@@ -1,0 +1,74 @@
+"""Bugs found by jax's tests/random_test.py (jax v0.10.2) run with jax.random / jax.numpy /
+jax.lax swapped for weaktrace's: key dtypes in jnp.issubdtype, jax's seed error messages.
+Expected answers come from jax, computed at test time."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import weaktrace.numpy as wnp
+import weaktrace.random as wr
+
+
+def _error(fn: Any, *args: Any) -> Exception:
+    try:
+        fn(*args)
+    except Exception as err:  # compared with jax's
+        return err
+    raise AssertionError(f"{fn} did not raise")
+
+
+@pytest.mark.parametrize("impl", ["threefry2x32", "rbg", "unsafe_rbg"])
+@pytest.mark.parametrize(
+    "other",
+    [
+        "self",
+        jax.dtypes.prng_key,
+        jax.dtypes.extended,
+        np.generic,
+        np.integer,
+        np.number,
+        np.uint32,
+        "uint32",
+    ],
+)
+def test_issubdtype_of_key_dtypes(impl: str, other: Any) -> None:
+    # found by KeyArrayTest.test_issubdtype / PrngTest.check_key_has_impl: numpy was asked
+    # to read key<fry> and raised "Cannot interpret 'key<fry>' as a data type"
+    kd = jax.random.key(0, impl=impl).dtype
+    assert wr.key(0, impl=impl).dtype == kd
+    other = kd if other == "self" else other
+    assert wnp.issubdtype(kd, other) == jnp.issubdtype(kd, other)
+    assert wnp.issubdtype(other, kd) == jnp.issubdtype(other, kd)
+
+
+def test_issubdtype_of_a_key_array_raises_as_jax() -> None:
+    ref = _error(jnp.issubdtype, jax.random.key(1), jax.dtypes.prng_key)
+    got = _error(wnp.issubdtype, wr.key(1), jax.dtypes.prng_key)
+    assert isinstance(got, type(ref))
+
+
+@pytest.mark.parametrize("ctor", ["key", "PRNGKey"])
+@pytest.mark.parametrize("seed", ["a_key", "arange4", "pi", "jnp_arange4"])
+def test_bad_seed_errors_say_what_jax_says(ctor: str, seed: str) -> None:
+    # found by KeyArrayTest.test_key_as_seed / test_non_scalar_seed / test_non_integer_seed:
+    # the messages always said "key ..." (also for PRNGKey) and "the seed must be ..."
+    seeds = {
+        "a_key": (jax.random.key(0), wr.key(0)),
+        "arange4": (np.arange(4), np.arange(4)),
+        "pi": (np.pi, np.pi),
+        "jnp_arange4": (jnp.arange(4), jnp.arange(4)),
+    }
+    jseed, wseed = seeds[seed]
+    ref = _error(getattr(jax.random, ctor), jseed)
+    got = _error(getattr(wr, ctor), wseed)
+    assert isinstance(got, type(ref))
+    # jax's message up to the first punctuation that follows the key phrase
+    head = re.split(r"[;,]", str(ref))[0]
+    assert str(got).startswith(head) or head in str(got), (ref, got)
