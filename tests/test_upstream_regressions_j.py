@@ -72,3 +72,30 @@ def test_bad_seed_errors_say_what_jax_says(ctor: str, seed: str) -> None:
     # jax's message up to the first punctuation that follows the key phrase
     head = re.split(r"[;,]", str(ref))[0]
     assert str(got).startswith(head) or head in str(got), (ref, got)
+
+
+def test_convert_a_key_to_int_is_jaxs_value_error() -> None:
+    # found by JnpWithKeyArrayTest.test_errors: the convert reached lowering and failed
+    # there ("'stablehlo.convert' op requires the same shape"), no named error
+    import jax.lax as jlax
+
+    import weaktrace.lax as wlax
+
+    ref = _error(jlax.convert_element_type, jax.random.key(0), int)
+    got = _error(wlax.convert_element_type, wr.key(0), int)
+    assert isinstance(got, type(ref))
+    assert re.match(r"Cannot convert_element_type from key<fry> to int(32|64)", str(got))
+
+
+@pytest.mark.parametrize("traced", [False, True])
+def test_full_like_with_a_key_fill_broadcasts_the_key(traced: bool) -> None:
+    # found by JnpWithKeyArrayTest.test_full_like_with_key_fillvalue: the key fill was
+    # converted to uint32 and lowering failed
+    import weaktrace as wt
+
+    fn = wt.trace(wnp.full_like) if traced else wnp.full_like
+    jfn = jax.jit(jnp.full_like) if traced else jnp.full_like
+    ref = jfn(jax.random.split(jax.random.key(789543)), jax.random.key(42))
+    got = fn(wr.split(wr.key(789543)), wr.key(42))
+    assert got.dtype == ref.dtype and got.shape == ref.shape
+    np.testing.assert_array_equal(wr.key_data(got), jax.random.key_data(ref))

@@ -112,7 +112,10 @@ def _filled(shape: Any, value: int, dtype: Any, name: str) -> Any:
 
 def key_like(b: Context, fill: Tracer, dt: DType, shape: tuple[int, ...]) -> Tracer:
     """A PRNG key array of dtype `dt` (``key<fry>``) whose key data all hold `fill`, as
-    jax's ``*_like`` make one from a key array: a ``random_wrap`` of filled uint32 data."""
+    jax's ``*_like`` make one from a key array: a ``random_wrap`` of filled uint32 data.
+    A key `fill` of that dtype is broadcast as it is."""
+    if fill.aval.dt is dt:
+        return broadcast_to(fill, shape)
     data = convert(b, fill, b.policy.user_dtype("uint32"), False)
     data = broadcast_to(data, (*shape, *R.key_shape(dt)))
     return bind(R.random_wrap_p, data, impl=dt)
