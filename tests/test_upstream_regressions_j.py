@@ -99,3 +99,43 @@ def test_full_like_with_a_key_fill_broadcasts_the_key(traced: bool) -> None:
     got = fn(wr.split(wr.key(789543)), wr.key(42))
     assert got.dtype == ref.dtype and got.shape == ref.shape
     np.testing.assert_array_equal(wr.key_data(got), jax.random.key_data(ref))
+
+
+@pytest.mark.parametrize("traced", [False, True])
+@pytest.mark.parametrize("make", ["zeros", "ones", "full100", "fullkey"])
+def test_creation_with_a_key_dtype_makes_keys(make: str, traced: bool) -> None:
+    # found by JnpWithKeyArrayTest.test_full / test_full_with_key_fillvalue: dtype=key<fry>
+    # was refused as "cannot interpret key<fry> as a dtype"
+    import weaktrace as wt
+
+    def build(np_: Any, rnd: Any) -> Any:
+        def fn(keys: Any) -> Any:
+            if make == "fullkey":
+                return np_.full(keys.shape, rnd.key(42), dtype=keys.dtype)
+            if make == "full100":
+                return np_.full(keys.shape, 100, dtype=keys.dtype)
+            return getattr(np_, make)(keys.shape, dtype=keys.dtype)
+
+        return fn
+
+    jfn, wfn = build(jnp, jax.random), build(wnp, wr)
+    ref = (jax.jit(jfn) if traced else jfn)(jax.random.split(jax.random.key(789543)))
+    got = (wt.trace(wfn) if traced else wfn)(wr.split(wr.key(789543)))
+    assert got.dtype == ref.dtype and got.shape == ref.shape
+    np.testing.assert_array_equal(wr.key_data(got), jax.random.key_data(ref))
+
+
+@pytest.mark.parametrize("traced", [False, True])
+def test_full_with_an_array_fill_and_a_dtype_broadcasts(traced: bool) -> None:
+    # found by JnpWithKeyArrayTest.test_full_with_key_fillvalue's reference call
+    # jnp.full((2, 2), key_data(k), dtype=uint32): with a dtype, an array fill raised
+    # "cannot broadcast (2,) to (2, 2)"
+    import weaktrace as wt
+
+    fill = np.arange(2, dtype=np.uint32)
+    jfn = lambda f: jnp.full((2, 2), f, dtype="uint32")  # noqa: E731
+    wfn = lambda f: wnp.full((2, 2), f, dtype="uint32")  # noqa: E731
+    ref = (jax.jit(jfn) if traced else jfn)(fill)
+    got = (wt.trace(wfn) if traced else wfn)(fill)
+    assert got.dtype == ref.dtype and got.shape == ref.shape
+    np.testing.assert_array_equal(got, ref)
