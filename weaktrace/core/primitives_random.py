@@ -134,15 +134,16 @@ def _seed_rule(
 ) -> list[AbstractValue]:
     if seed:
         s = seed[0]
+        name = "PRNGKey" if raw else "key"  # jax's messages name the constructor
         if is_typed(s):
-            raise OperandTypeError("key accepts a scalar seed, but was given a PRNG key.")
+            raise OperandTypeError(f"{name} accepts a scalar seed, but was given a PRNG key.")
         if s.shape:
             raise ShapeError(
-                f"key accepts a scalar seed, but was given an array of shape {s.shape} != (). "
-                "Use jax.vmap for batching"
+                f"{name} accepts a scalar seed, but was given an array of shape {s.shape} "
+                "!= (). Use jax.vmap for batching"
             )
         if s[1].kind not in "iub":
-            raise OperandTypeError(f"a PRNG seed must be an integer, got dtype {s[1]}")
+            raise OperandTypeError(f"PRNG key seed must be an integer; got dtype {s[1]}")
     if raw:
         return [_make(key_shape(impl), _U32, False)]
     return [_make((), impl, False)]

@@ -25,6 +25,7 @@ from weaktrace.dtypes.registry import DType
 from weaktrace.errors import (
     ArgumentOverflowError,
     OperandTypeError,
+    OperandValueError,
     RankPromotionError,
     ShapeError,
 )
@@ -62,6 +63,9 @@ def convert(
     av = x.aval
     if av[1] is dtype and av[2] == weak:
         return x
+    if (av[1].kind == "K" or dtype.kind == "K") and av[1] is not dtype:
+        # key data is not a number: jax refuses (lowering would emit an invalid convert)
+        raise OperandValueError(f"Cannot convert_element_type from {av[1]} to {dtype}")
     rule = ctx.policy.literal_overflow if overflow is None else overflow
     if x.atom.__class__ is Literal:  # a constant: fold the conversion, as JAX does
         aval = _make((), dtype, weak)

@@ -19,6 +19,7 @@ from weaktrace.core.literals import literal_value
 from weaktrace.core.mirror import keeps_commitment
 from weaktrace.core.promotion import bind
 from weaktrace.core.trace import current
+from weaktrace.dtypes import registry
 from weaktrace.dtypes.policies import DEFAULT
 from weaktrace.dtypes.policies.jax import JaxPolicy
 from weaktrace.errors import (
@@ -63,6 +64,9 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, *, device: Any = None,
     `out_sharding` are accepted; placement is left to jax)."""
     b = context(fill_value)
     dims = shape_arg(shape)
+    kd = key_dtype_arg(dtype)
+    if kd is not None:  # a key array: jax fills its data (or broadcasts a key fill)
+        return key_like(b, operand(fill_value, b), kd, dims)
     if dtype is not None and fill_value.__class__ is int:
         # a Python int goes straight to the requested dtype (jax's convert_element_type
         # of the scalar): 2**32 - 1 fills uint32 with x64 off, where it is no weak int32
@@ -73,7 +77,7 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, *, device: Any = None,
     v = operand(fill_value, b)
     if dtype is not None:
         v = convert(b, v, b.policy.user_dtype(dtype), False)
-    elif v.aval.shape:
+    if v.aval.shape:  # an array fill broadcasts, with or without a dtype
         return broadcast_to(v, dims)
     return broadcast_scalar(v, dims)
 
@@ -104,15 +108,26 @@ def forgot_shape_tuple(name: str, shape: Any, dtype: Any) -> None:
         )
 
 
+def key_dtype_arg(dtype: Any) -> DType | None:
+    """The key DType a ``dtype=`` argument names (``keys.dtype``), else None."""
+    return registry.key_dtype(dtype) if dtype.__class__.__name__ == "KeyTy" else None
+
+
 def _filled(shape: Any, value: int, dtype: Any, name: str) -> Any:
     b = context()
+    kd = key_dtype_arg(dtype)
+    if kd is not None:
+        return key_like(b, lit(b, value, b.policy.user_dtype("uint32")), kd, shape_arg(shape))
     dt = b.policy.defaults["f"] if dtype is None else b.policy.user_dtype(dtype)
     return broadcast_scalar(lit(b, value, dt), shape_arg(shape))
 
 
 def key_like(b: Context, fill: Tracer, dt: DType, shape: tuple[int, ...]) -> Tracer:
     """A PRNG key array of dtype `dt` (``key<fry>``) whose key data all hold `fill`, as
-    jax's ``*_like`` make one from a key array: a ``random_wrap`` of filled uint32 data."""
+    jax's ``*_like`` make one from a key array: a ``random_wrap`` of filled uint32 data.
+    A key `fill` of that dtype is broadcast as it is."""
+    if fill.aval.dt is dt:
+        return broadcast_to(fill, shape)
     data = convert(b, fill, b.policy.user_dtype("uint32"), False)
     data = broadcast_to(data, (*shape, *R.key_shape(dt)))
     return bind(R.random_wrap_p, data, impl=dt)

@@ -189,6 +189,20 @@ def _sctype(x: Any) -> Any:
     return np.dtype(x).type
 
 
+def _extended(x: Any) -> bool:
+    """A jax extended dtype (a key dtype), its class (``jax.dtypes.prng_key``) or an
+    array of one: numpy has no place for these."""
+    if isinstance(x, type):
+        return issubclass(x, jax.dtypes.extended)
+    dt = getattr(x, "dtype", x)
+    if isinstance(dt, np.dtype | str | type) or dt is None:
+        return False
+    try:
+        return bool(jax.dtypes.issubdtype(dt, jax.dtypes.extended))
+    except (TypeError, ValueError):
+        return False
+
+
 # ml_dtypes' scalar types derive from np.generic only; jax places them in numpy's tree.
 _CUSTOM_PARENTS: dict[Any, set[Any]] = {}
 for _d in registry.ALL:
@@ -205,7 +219,10 @@ for _d in registry.ALL:
 @export
 def issubdtype(arg1: Any, arg2: Any) -> bool:
     """``jax.numpy.issubdtype``: numpy's hierarchy, with bfloat16 and the float8 types
-    under ``floating`` and int4 and friends under (un)signed ``integer``."""
+    under ``floating`` and int4 and friends under (un)signed ``integer``. Extended
+    dtypes (``key<fry>``, ``jax.dtypes.prng_key``) sit in jax's own tree: jax decides."""
+    if _extended(arg1) or _extended(arg2):
+        return bool(jax.dtypes.issubdtype(arg1, arg2))
     a, b = _sctype(arg1), _sctype(arg2)
     parents = _CUSTOM_PARENTS.get(a)
     if parents is not None:

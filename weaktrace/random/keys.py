@@ -42,7 +42,7 @@ def _seeded(seed: Any, impl: DType, raw: bool, name: str) -> Any:
     if isinstance(seed, np.ndarray):
         seed = seed[()]
     if not isinstance(seed, int | np.integer):
-        raise InvalidInputError(f"{name}: the seed must be an integer, got {seed!r}")
+        raise InvalidInputError(f"{name}: PRNG key seed must be an integer; got {seed!r}")
     ctx = context()
     return ctx.emit(R.random_seed_p, (), {"impl": impl, "raw": raw, "value": seed})
 
