@@ -231,3 +231,20 @@ def test_lax_eigh_options_as_jax(options: dict[str, Any]) -> None:
         assert got[:-1] == ref[:-1] if len(ref) == 5 else got == ref
         if len(ref) == 5:
             np.testing.assert_allclose(got[-1], ref[-1], rtol=1e-5, atol=1e-5)
+
+
+# -- array() of a ragged list holding jax arrays -------------------------------------------
+# Eagerly, weaktrace.numpy.array([bf16[3] jax array, np.float16 scalar]) raised numpy's
+# ValueError (inhomogeneous shape) where jax stacks and raises TypeError; traced it already
+# stacked. Found by the four-way calls run in full.
+
+
+def test_array_of_ragged_list_with_jax_arrays_raises_as_jax() -> None:
+    x = jnp.asarray(np.array([0.25, -3.5, 8], jnp.bfloat16))
+    for value in ([x, np.float16(-0.75)], [[1, 2], [3]], [x, x], [x[0], np.float16(1)]):
+        ref, got = _outcome(jnp.array, value), _outcome(wnp.array, value)
+        if isinstance(ref, Exception):
+            assert isinstance(got, type(ref)), (ref, got)
+        else:
+            assert got[:2] == ref[:2]
+            np.testing.assert_array_equal(got[2], ref[2])

@@ -407,7 +407,12 @@ def _array_operand(b: Context, a: Any, dtype: DType | None = None) -> Any:
                 )
             # no leaves ([], [[], []]): the default float, as jnp.array([]) is float32
             dt = b.policy.values_dtype(leaves) if leaves else b.policy.scalar(float)[0]
-            value = np.asarray(a, dtype=dt.numpy)
+            try:
+                value = np.asarray(a, dtype=dt.numpy)
+            except ValueError:  # ragged: with jax arrays in it, jax stacks (its TypeError)
+                if not builtins.any(isinstance(v, jax.Array) for v in leaves):
+                    raise
+                return stack([_array_operand(b, v, dtype) for v in a])
             return b.const(value, AbstractValue.make(value.shape, dt, False))
         return stack([_array_operand(b, v, dtype) for v in a])
     if a is None or isinstance(a, str | bytes):
