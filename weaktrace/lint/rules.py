@@ -516,6 +516,20 @@ def _users_control_flow(eqn: Equation, meta: Meta) -> bool:
     return True
 
 
+def _carry_change(
+    eqn: Equation, i: int, before: Any, after: Any, body: Program, what: str, why: str, dt: str
+) -> Finding | None:
+    """The one finding of a loop carry whose dtype or weak flag the body changes."""
+    return _finding(
+        "carry-change",
+        _origin(after, body, eqn.source_info),
+        f"{what} carry {i} enters as {before} and the body returns {after.aval}: {why}; "
+        f"give the initial value the carry's dtype (e.g. jnp.asarray(init, {dt}))",
+        operands=(before,),
+        results=(after.aval,),
+    )
+
+
 def _carries(
     eqn: Equation,
     ins: Sequence[Var],
@@ -531,15 +545,7 @@ def _carries(
             why = "the weak initial value is promoted to the body's strong type"
         else:
             why = "the body changes it"
-        f = _finding(
-            "carry-change",
-            _origin(b, body, eqn.source_info),
-            f"{what} carry {i} enters as {a.aval} and the body returns {b.aval}: {why}; "
-            f"give the initial value the carry's dtype (e.g. jnp.asarray(init, "
-            f"{b.aval.dt.name}))",
-            operands=(a.aval,),
-            results=(b.aval,),
-        )
+        f = _carry_change(eqn, i, a.aval, b, body, what, why, b.aval.dt.name)
         if f is not None:
             out.append(f)
 
@@ -565,15 +571,8 @@ def _weak_inits(
         before, after = aval_of(init.before), aval_of(init.after)
         if ins[i].aval.dt is not after.dt or outs[i].aval.dt is not after.dt:
             continue  # another loop of that line (vmap's batched carries keep the dtype)
-        f = _finding(
-            "carry-change",
-            _origin(outs[i], body, eqn.source_info),
-            f"{what} carry {i} enters as {before} and the body returns {outs[i].aval}: jax "
-            f"converts the weak initial value to {after.dt.name}; give the initial value "
-            f"the carry's dtype (e.g. jnp.asarray(init, {after.dt.name}))",
-            operands=(before,),
-            results=(outs[i].aval,),
-        )
+        why = f"jax converts the weak initial value to {after.dt.name}"
+        f = _carry_change(eqn, i, before, outs[i], body, what, why, after.dt.name)
         if f is not None:
             out.append(f)
 
