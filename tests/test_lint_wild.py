@@ -389,3 +389,30 @@ def test_sarif_uris_are_percent_encoded(tmp_path, monkeypatch):
                 .removeprefix("file://")
                 .endswith(where if where.startswith("<") else "wild_space.py")
             )
+
+
+# ------------------------------------------------ counts that wrap (session 11)
+
+
+def _positions(x):
+    return x + jnp.arange(x.shape[0], dtype=x.dtype)  # <- count
+
+
+def _positions_in_loop(x):
+    def body(i, c):
+        return c + jax.lax.broadcasted_iota(c.dtype, c.shape, 0)  # <- loop
+
+    return jax.lax.fori_loop(0, 1, body, x)
+
+
+@pytest.mark.parametrize("fn", [_positions, _positions_in_loop], ids=["arange", "fori-iota"])
+@pytest.mark.parametrize("dtype", [np.uint8, np.int8, jnp.uint4])
+@pytest.mark.parametrize("n", [129, 256, 257])
+def test_a_count_past_the_integer_dtype_is_literal_overflow(fn, dtype, n) -> None:
+    """`jnp.arange(300, dtype=jnp.uint8)` counts 0..255 then wraps; jax says nothing.
+    A finding exactly when jax's own count (asked at test time) is not 0..n-1."""
+    counted = np.asarray(jax.jit(fn)(jnp.zeros(n, dtype))).astype(np.int64)
+    wraps = not np.array_equal(counted, np.arange(n))
+    mark = "count" if fn is _positions else "loop"
+    expected = [("literal-overflow", _line(fn, mark))] if wraps else []
+    assert _found(wt.lint(fn, S((n,), dtype))) == expected

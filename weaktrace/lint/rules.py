@@ -11,7 +11,7 @@ import jax.numpy as jnp
 
 from weaktrace.ir.values import AbstractValue, Equation, Literal, Program, SourceInfo, Var
 from weaktrace.lint.callsite import user_file
-from weaktrace.lint.hooks import Promotion, Recorder, Refusal, out_of_range
+from weaktrace.lint.hooks import Promotion, Recorder, Refusal
 from weaktrace.lint.importer import Meta, aval_of, import_jaxpr
 from weaktrace.lint.report import Finding
 
@@ -337,61 +337,6 @@ def _narrow(dtype: str) -> str:
         "uint64": "uint32",
         "complex128": "complex64",
     }.get(dtype, "32-bit")
-
-
-# -------------------------------------------------------------------- literal-overflow
-
-
-def literal_overflow(program: Program, rec: Recorder) -> list[Finding]:
-    """Python int literals that wrap: seen by the hooks as jax folds them, or (inside a
-    nested jit such as jnp.where's) a weak int literal passed in and converted there."""
-    out = []
-    for ev in rec.overflow:
-        f = _finding("literal-overflow", ev.where, ev.message + _what_happens(ev.message))
-        if f is not None:
-            out.append(f)
-    _overflow_in_calls(program, {}, out, rec.own_ints)
-    return out
-
-
-def _what_happens(message: str) -> str:
-    # an integer dtype wraps; a floating one (float16 + 70000) rounds to inf
-    return " (it becomes inf)" if "float" in message.split()[-1] else " (it wraps silently)"
-
-
-def _overflow_in_calls(
-    prog: Program, known: dict[Var, Literal], out: list[Finding], own: set[tuple[str, int, int]]
-) -> None:
-    """Weak int literals converted out of range inside nested calls, except the ints
-    jax.numpy computed itself and passed to its jitted helpers (`own`)."""
-    for eqn in prog.equations:
-        if eqn.primitive.name == "convert_element_type":
-            x = eqn.inputs[0]
-            lit = x if isinstance(x, Literal) else known.get(x)
-            if lit is not None and lit.aval.weak_type and lit.aval.dt.kind in "iu":
-                new = eqn.outputs[0].aval.dt
-                if new.numpy is not None and out_of_range(lit.value, new.numpy):
-                    where = eqn.source_info
-                    if where is not None and (where.file, where.line, int(lit.value)) in own:
-                        continue  # jax's own int, computed from the user's shape
-                    f = _finding(
-                        "literal-overflow",
-                        eqn.source_info,
-                        f"Python int {int(lit.value)} does not fit {new.name}"
-                        + _what_happens(new.name),
-                        operands=(lit.aval,),
-                        results=(eqn.outputs[0].aval,),
-                    )
-                    if f is not None:
-                        out.append(f)
-        for sub in _subs(eqn):
-            inner: dict[Var, Literal] = {}
-            if eqn.primitive.name in _CALLS and len(sub.invars) == len(eqn.inputs):
-                for v, a in zip(sub.invars, eqn.inputs, strict=True):
-                    lit = a if isinstance(a, Literal) else known.get(a)
-                    if lit is not None:
-                        inner[v] = lit
-            _overflow_in_calls(sub, inner, out, own)
 
 
 def _subs(eqn: Equation) -> list[Program]:

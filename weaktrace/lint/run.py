@@ -18,7 +18,7 @@ import numpy as np
 from jax._src import config, source_info_util
 
 from weaktrace.ir.values import AbstractValue, Program, SourceInfo
-from weaktrace.lint import rules
+from weaktrace.lint import overflow, rules
 from weaktrace.lint.callsite import user_file
 from weaktrace.lint.hooks import Recorder, recording
 from weaktrace.lint.importer import _PACKAGE_DIR, Meta, aval_of, import_jaxpr
@@ -111,7 +111,7 @@ def lint(
     program, meta = import_jaxpr(closed, def_line)
     findings += rules.x64_truncation(rec, (), def_line, _wide_consts(f, closed, program))
     findings += rules.implicit_promotion(program, meta, rec)
-    findings += rules.literal_overflow(program, rec)
+    findings += overflow.literal_overflow(program, rec)
     findings += rules.carry_change(program, rec, meta)
     if argnums:
         states = _states(args, argnums, out_shape, program, kept)
