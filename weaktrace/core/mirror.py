@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import types
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -20,6 +21,8 @@ from weaktrace.core.operands import foreign_extended, to_jax
 from weaktrace.core.source import pinning
 from weaktrace.core.trace import Tracer, current
 from weaktrace.errors import InvalidInputError
+
+_GENERATOR = types.GeneratorType
 
 F = TypeVar("F", bound=Callable[..., Any])
 _ARRAY = type(jax.numpy.zeros(()))  # jax's concrete array class (ArrayImpl)
@@ -84,6 +87,11 @@ def exporter(
         def public(*args: Any, **kwargs: Any) -> Any:
             # An eager call from user code runs compiled: no source line is needed, so
             # nothing is pinned (this is the path whose cost is jax.jit's dispatch).
+            if _GENERATOR in map(type, args) or _GENERATOR in map(type, kwargs.values()):
+                # a one-shot argument (axis=(i for i in ...)): read once, as a tuple, so
+                # the compiled path and its eager fallback see the same values
+                args = tuple(tuple(a) if type(a) is _GENERATOR else a for a in args)
+                kwargs = {k: tuple(v) if type(v) is _GENERATOR else v for k, v in kwargs.items()}
             if current() is None and eager_jit.ENABLED and not _internal(args):
                 key = None if compile_key is None else compile_key()
                 ej = compiled.get(key)

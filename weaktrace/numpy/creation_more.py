@@ -33,6 +33,7 @@ from weaktrace.numpy._core import (
     operands,
     result_shape,
     shape_arg,
+    static_args,
 )
 from weaktrace.numpy._lax import iota, select
 from weaktrace.numpy._lax import tri as _tri
@@ -265,6 +266,7 @@ def fromfunction(function: Callable[..., Any], shape: Any, *, dtype: Any = float
 
 
 @export
+@static_args("axis1", "axis2")
 def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
     """``jax.numpy.diagonal``: the diagonal as the last axis."""
     from weaktrace.numpy.indexing import getitem

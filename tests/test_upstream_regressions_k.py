@@ -1,0 +1,149 @@
+"""Gaps of weaktrace.numpy as a drop-in for jax.numpy (issue #13), found by jax's own tests
+(v0.10.2) run with jax.numpy swapped for weaktrace.numpy (qdwh_test.py, random_test.py)
+and by comparing every axis-taking function with jax. Expected answers come from jax,
+computed at test time."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import weaktrace as wt
+import weaktrace.numpy as wnp
+
+X = np.arange(24.0, dtype=np.float32).reshape(2, 3, 4)
+X1 = np.ones((1, 3, 1), np.float32)
+
+
+def _outcome(fn: Callable[[], Any]) -> Any:
+    """("ok", shape, dtype, values) or ("err", the exception)."""
+    try:
+        out = fn()
+    except Exception as err:  # compared with jax's
+        return ("err", err)
+    if isinstance(out, tuple | list):
+        return ("ok", [(np.shape(o), np.asarray(o).dtype, np.asarray(o)) for o in out])
+    return ("ok", [(np.shape(out), np.asarray(out).dtype, np.asarray(out))])
+
+
+def _same_outcome(ref: Any, got: Any) -> None:
+    if ref[0] == "err":
+        assert got[0] == "err", f"jax raised {ref[1]!r}, weaktrace returned {got}"
+        assert isinstance(got[1], type(ref[1])), f"jax {ref[1]!r}, weaktrace {got[1]!r}"
+        return
+    assert got[0] == "ok", f"jax returned, weaktrace raised {got[1]!r}"
+    assert len(ref[1]) == len(got[1])
+    for (rs, rd, rv), (gs, gd, gv) in zip(ref[1], got[1], strict=True):
+        assert (rs, rd) == (gs, gd)
+        np.testing.assert_array_equal(gv, rv)
+
+
+# -- 1. axis arguments: any iterable of ints, as jax reads them -------------------------
+
+AXES: dict[str, Callable[[], Any]] = {
+    "range": lambda: range(2),
+    "neg_range": lambda: range(-2, 0),
+    "empty_range": lambda: range(0),
+    "generator": lambda: (i for i in (0, 1)),
+    "set": lambda: {0, 1},
+    "dict_keys": lambda: {0: "a", 1: "b"},
+    "np_array": lambda: np.array([0, 1]),
+    "jax_array": lambda: jnp.array([0, 1]),
+    "np_int": lambda: np.int64(1),
+    "np_0d": lambda: np.array(1),
+    "jax_0d": lambda: jnp.array(1),
+    "list": lambda: [0, 1],
+    "float": lambda: 1.0,
+    "repeated": lambda: (1, 1),
+    "out_of_bounds": lambda: (0, 5),
+    "nested": lambda: ((0,), 1),
+}
+
+FUNCTIONS: dict[str, Callable[[Any, Any], Any]] = {
+    "sum": lambda m, a: m.sum(X, axis=a),
+    "mean": lambda m, a: m.mean(X, axis=a),
+    "std": lambda m, a: m.std(X, axis=a),
+    "max": lambda m, a: m.max(X, axis=a),
+    "all": lambda m, a: m.all(X, axis=a),
+    "ptp": lambda m, a: m.ptp(X, axis=a),
+    "average": lambda m, a: m.average(X, axis=a),
+    "nansum": lambda m, a: m.nansum(X, axis=a),
+    "nanvar": lambda m, a: m.nanvar(X, axis=a),
+    "count_nonzero": lambda m, a: m.count_nonzero(X, axis=a),
+    "median": lambda m, a: m.median(X, axis=a),
+    "quantile": lambda m, a: m.quantile(X, 0.5, axis=a),
+    "linalg.norm": lambda m, a: m.linalg.norm(X, axis=a),
+    "linalg.vector_norm": lambda m, a: m.linalg.vector_norm(X, axis=a),
+    "squeeze": lambda m, a: m.squeeze(X1, axis=a),
+    "expand_dims": lambda m, a: m.expand_dims(X, a),
+    "flip": lambda m, a: m.flip(X, a),
+    "moveaxis": lambda m, a: m.moveaxis(X, a, (1, 0)),
+    "roll": lambda m, a: m.roll(X, 1, a),
+    "transpose": lambda m, a: m.transpose(X, a),
+    "rot90": lambda m, a: m.rot90(X, 1, a),
+    "cumsum": lambda m, a: m.cumsum(X, axis=a),
+    "sort": lambda m, a: m.sort(X, axis=a),
+    "diff": lambda m, a: m.diff(X, axis=a),
+    "unstack": lambda m, a: m.unstack(X, axis=a),
+    "apply_over_axes": lambda m, a: m.apply_over_axes(m.sum, X, a),
+    "sum_method": lambda m, a: m.asarray(X).sum(axis=a),
+    "transpose_method": lambda m, a: m.asarray(X).transpose(a),
+}
+
+
+# CI reads each function's axis in these forms; --run-slow in all of AXES
+CI_FORMS = ("range", "generator", "np_array", "list", "np_0d", "out_of_bounds")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("fn", list(FUNCTIONS))
+def test_axis_arguments_as_jax_reads_them(fn: str, full: bool) -> None:
+    # found by jax's qdwh_test.py swapped: jnp.expand_dims(x, range(...)) was refused
+    # (weaktrace read only tuples and lists as axis sequences); the survey of every
+    # axis-taking function found sum/mean/.../flip/moveaxis/roll refusing ranges, arrays
+    # and generators too, and the nan-reductions, median/quantile, sort, cumsum, diff,
+    # rot90 accepting the lists and arrays that jax (their axis is a jit static
+    # argument there) refuses as unhashable.
+    f = FUNCTIONS[fn]
+    failures = []
+    for form in AXES if full else CI_FORMS:
+        # jax reads a generator twice in some functions (nanvar: its jit's static
+        # argument, then the reduction), so its second reading is empty: the reference
+        # is what jax does with the generator's values
+        make = AXES[form]
+        ref_axis = (lambda make=make: tuple(make())) if form == "generator" else make
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ref = _outcome(lambda: f(jnp, ref_axis()))  # noqa: B023
+            got = _outcome(lambda: f(wnp, make()))  # noqa: B023
+        try:
+            _same_outcome(ref, got)
+        except AssertionError as err:
+            failures.append(f"{fn} axis={form}: {err}")
+    assert not failures, "\n".join(failures)
+
+
+def test_expand_dims_of_a_range_traced() -> None:
+    # qdwh's own call: jnp.expand_dims(x, range(...)) inside jax.jit
+    def f(m: Any, x: Any) -> Any:
+        return m.expand_dims(x, range(1, 3))
+
+    ref = jax.jit(lambda x: f(jnp, x))(X)
+    got = wt.trace(lambda x: f(wnp, x))(X)
+    assert got.shape == ref.shape and got.dtype == ref.dtype
+
+
+def test_traced_axis_is_a_concretization_error() -> None:
+    def f(m: Any, x: Any, a: Any) -> Any:
+        return m.sum(x, axis=a)
+
+    with pytest.raises(jax.errors.ConcretizationTypeError):
+        jax.jit(lambda x, a: f(jnp, x, a))(X, 1)
+    with pytest.raises(jax.errors.ConcretizationTypeError):
+        wt.trace(lambda x, a: f(wnp, x, a))(X, 1)
