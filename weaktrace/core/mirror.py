@@ -59,6 +59,9 @@ def exporter(
     default PRNG implementation raw keys are read with); each value gets its own
     compiled eager path, as each gives jax's eager functions another answer.
 
+    `compile_key` may answer `FALLBACK`: the call then runs uncompiled (state whose
+    effect is on every call, not on the traced program: jax's legacy-key warnings).
+
     `counterpart` names the jax module the namespace mirrors ("jax.lax"): a call
     outside any weaktrace trace with a jax value of an extended dtype weaktrace has
     no type for (a custom element type; see `foreign_extended`) is handed to that
@@ -92,8 +95,12 @@ def exporter(
                 # the compiled path and its eager fallback see the same values
                 args = tuple(tuple(a) if type(a) is _GENERATOR else a for a in args)
                 kwargs = {k: tuple(v) if type(v) is _GENERATOR else v for k, v in kwargs.items()}
-            if current() is None and eager_jit.ENABLED and not _internal(args):
-                key = None if compile_key is None else compile_key()
+            if (
+                current() is None
+                and eager_jit.ENABLED
+                and not _internal(args)
+                and (key := None if compile_key is None else compile_key()) is not FALLBACK
+            ):
                 ej = compiled.get(key)
                 if ej is None:
                     ej = compiled[key] = EagerJit(fn)

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from weaktrace.core.primitives_bitcast import bitcast_convert_type_p, bits
-from weaktrace.errors import ConcretizationError
+from weaktrace.errors import ConcretizationError, KernelDtypeError
 from weaktrace.numpy import indexed_update as U
 from weaktrace.numpy._core import EXPORTS, P, Tracer, bind, context, index_tuple, operand
 
@@ -141,6 +141,11 @@ def _flatten(self: Tracer, order: str = "C", *, out_sharding: Any = None) -> Any
 
 
 def _astype(self: Tracer, dtype: Any, copy: bool = False, device: Any = None) -> Any:
+    if self.aval.dt.kind == "K":  # jax's key arrays have no astype method (jnp.astype works)
+        raise KernelDtypeError(
+            f"Cannot call abstract method astype: a PRNG key array ({self.aval.dt}) has no "
+            "astype; use jax.random.key_data for its data, or jnp.astype"
+        )
     return _fn("astype", "astype")(self, dtype)
 
 

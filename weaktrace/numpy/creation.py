@@ -133,12 +133,24 @@ def key_like(b: Context, fill: Tracer, dt: DType, shape: tuple[int, ...]) -> Tra
     return bind(R.random_wrap_p, data, impl=dt)
 
 
+def like_dtype(b: Context, name: str, dtype: Any) -> DType:
+    """A ``*_like`` function's ``dtype=``: jax cannot make one from a key dtype (a key
+    prototype with no dtype gives keys), and raises TypeError."""
+    dt = b.policy.user_dtype(dtype)
+    if dt.kind == "K":
+        raise InvalidDTypeError(
+            f"Cannot determine dtype of {dt}: jnp.{name} takes no key dtype=; pass a key "
+            "array as the prototype (with no dtype) to make keys"
+        )
+    return dt
+
+
 def _like(name: str, value: Any) -> Callable[..., Any]:
     def fn(a: Any, dtype: Any = None, shape: Any = None, *, device: Any = None,
            out_sharding: Any = None) -> Any:  # fmt: skip
         b = context(a)
         x = operand(a, b)
-        dt = x.aval.dt if dtype is None else b.policy.user_dtype(dtype)
+        dt = x.aval.dt if dtype is None else like_dtype(b, name, dtype)
         target = x.aval.shape if shape is None else shape_arg(shape)
         if dt.kind == "K":
             return key_like(b, lit(b, value, b.policy.user_dtype("uint32")), dt, target)
@@ -161,9 +173,9 @@ def full_like(a: Any, fill_value: Any, dtype: Any = None, shape: Any = None, *,
     x, fill = operand(a, b), operand(fill_value, b)
     target = x.aval.shape if shape is None else shape_arg(shape)
     if fill.aval.ndim:  # an array fill: asarray(fill, result_type(a)), broadcast
-        dt = b.policy.result([x.aval])[0] if dtype is None else b.policy.user_dtype(dtype)
+        dt = b.policy.result([x.aval])[0] if dtype is None else like_dtype(b, "full_like", dtype)
         return broadcast_to(convert(b, fill, dt, False), target)
-    dt = x.aval.dt if dtype is None else b.policy.user_dtype(dtype)
+    dt = x.aval.dt if dtype is None else like_dtype(b, "full_like", dtype)
     if dt.kind == "K":
         return key_like(b, fill, dt, target)
     weak = dtype is None and x.aval.weak_type
@@ -374,6 +386,8 @@ def _asarray(a: Any, dtype: Any, copy: bool) -> Any:
         # OverflowError (as jnp.array and np.array do) instead of wrapping, and a big
         # one fits an explicit uint64.
         dt = b.policy.user_dtype(dtype)
+        if dt.kind == "K":  # key arrays in a list: stacked, then converted as jax does
+            return convert(b, stack([_array_operand(b, v, dt) for v in a]), dt, False)
         try:
             value = np.asarray(a, dtype=dt.numpy)
         except OverflowError as err:
@@ -407,6 +421,8 @@ def _array_operand(b: Context, a: Any, dtype: DType | None = None) -> Any:
                 )
             # no leaves ([], [[], []]): the default float, as jnp.array([]) is float32
             dt = b.policy.values_dtype(leaves) if leaves else b.policy.scalar(float)[0]
+            if dt.kind == "K":  # PRNG key arrays: numpy cannot hold them, jax stacks them
+                return stack([_array_operand(b, v, dtype) for v in a])
             try:
                 value = np.asarray(a, dtype=dt.numpy)
             except ValueError:  # ragged: with jax arrays in it, jax stacks (its TypeError)
