@@ -244,3 +244,69 @@ def test_legacy_prng_key_config(call: str, mode: str) -> None:
     f = LEGACY[call]
     f(wr)  # compiled under 'allow' first
     assert _legacy_outcome(lambda: f(wr), mode) == _legacy_outcome(lambda: f(jax.random), mode)
+
+
+# -- 3. asarray / array hand back an unchanged array ----------------------------------
+
+STRONG = jnp.arange(3.0)
+WEAK = jnp.asarray(2.0)
+INTS = jnp.arange(3)
+
+COPY_CALLS: dict[str, Callable[[Any], Any]] = {
+    "asarray": lambda m: m.asarray(STRONG),
+    "asarray_own_dtype": lambda m: m.asarray(STRONG, dtype=STRONG.dtype),
+    "asarray_dtype_name": lambda m: m.asarray(STRONG, dtype="float32"),
+    "asarray_dtype_char": lambda m: m.asarray(STRONG, dtype="f"),
+    "asarray_python_float": lambda m: m.asarray(STRONG, dtype=float),
+    "asarray_int_own_dtype": lambda m: m.asarray(INTS, dtype=INTS.dtype),
+    "asarray_copy_false": lambda m: m.asarray(STRONG, dtype=STRONG.dtype, copy=False),
+    "asarray_copy_true": lambda m: m.asarray(STRONG, dtype=STRONG.dtype, copy=True),
+    "asarray_other_dtype": lambda m: m.asarray(STRONG, dtype=np.int32, copy=False),
+    "asarray_weak": lambda m: m.asarray(WEAK),
+    "asarray_weak_copy_false": lambda m: m.asarray(WEAK, copy=False),
+    "asarray_weak_own_dtype": lambda m: m.asarray(WEAK, dtype=WEAK.dtype),
+    "asarray_device": lambda m: m.asarray(STRONG, device=jax.devices()[0]),
+    "asarray_order_c": lambda m: m.asarray(STRONG, order="C"),
+    "asarray_order_k": lambda m: m.asarray(STRONG, order="K"),
+    "asarray_key": lambda m: m.asarray(KEY, dtype=KD),
+    "array": lambda m: m.array(STRONG),
+    "array_copy_false": lambda m: m.array(STRONG, copy=False),
+    "array_own_dtype_copy_false": lambda m: m.array(STRONG, dtype=STRONG.dtype, copy=False),
+    "array_own_dtype_copy_none": lambda m: m.array(STRONG, dtype=STRONG.dtype, copy=None),
+    "array_ndmin_1": lambda m: m.array(STRONG, ndmin=1, copy=False),
+    "array_ndmin_2": lambda m: m.array(STRONG, ndmin=2, copy=False),
+    "array_weak_copy_false": lambda m: m.array(WEAK, copy=False),
+    "array_order_f": lambda m: m.array(STRONG, order="F", copy=False),
+}
+
+
+@pytest.mark.parametrize("x64", [False, True], ids=["x32", "x64"])
+@pytest.mark.parametrize("call", list(COPY_CALLS))
+def test_asarray_returns_the_array_itself_as_jax(call: str, x64: bool) -> None:
+    # jnp.asarray(x, dtype=x.dtype) is x in jax (its convert_element_type to the same
+    # dtype and weak flag is the operand); weaktrace returned a copy whenever a dtype
+    # was given, and a weak array was never handed back
+    f = COPY_CALLS[call]
+    with jax.enable_x64(x64):
+
+        def outcome(m: Any) -> Any:
+            try:
+                out = f(m)
+            except Exception as err:  # compared with jax's
+                return ("err", type(err))
+            same = any(out is v for v in (STRONG, WEAK, INTS, KEY))
+            return ("ok", same, out.dtype, getattr(out, "weak_type", False), out.shape)
+
+        ref, got = outcome(jnp), outcome(wnp)
+    if ref[0] == "err":
+        assert got[0] == "err" and issubclass(got[1], ref[1]), (ref, got)
+    else:
+        assert got == ref
+
+
+def test_asarray_is_one_function() -> None:
+    import weaktrace.numpy.creation as creation
+
+    assert wnp.asarray is creation.asarray
+    assert not hasattr(creation, "_mirror_asarray")
+    assert not hasattr(creation, "_mirror_array")

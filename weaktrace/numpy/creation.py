@@ -16,7 +16,7 @@ import numpy as np
 from weaktrace.core import primitives_lax as L
 from weaktrace.core import primitives_random as R
 from weaktrace.core.literals import literal_value
-from weaktrace.core.mirror import keeps_commitment
+from weaktrace.core.mirror import exporter, keeps_commitment
 from weaktrace.core.promotion import bind
 from weaktrace.core.trace import current
 from weaktrace.dtypes import registry
@@ -255,7 +255,46 @@ def _jax_arange(b: Context, start: Any, stop: Any, step: Any, dt: DType) -> Trac
     return out if work is dt else convert(b, out, dt, False)
 
 
-@export
+def _converted(a: Any, dtype: Any = None, *, copy: bool = False, ndmin: int = 0,
+               device: Any = None, out_sharding: Any = None) -> Any:  # fmt: skip
+    """What jnp.array/asarray compute when they cannot hand `a` back as it is: run
+    through `export` (a compiled eager path, jax arrays out) under jax's name."""
+    out = _asarray(a, dtype, copy=copy)
+    while out.aval.ndim < ndmin:
+        out = expand_dims(out, 0)
+    return out
+
+
+_converted.__name__ = _converted.__qualname__ = "array"
+_convert = exporter({}, counterpart="jax.numpy")(_converted)
+
+
+def _order_arg(order: str | None) -> None:
+    if order is not None and order != "K":
+        raise NotImplementedError(
+            f"Only implemented for order='K' (as in jax), got order={order!r}; "
+            "jax arrays have no memory layout to choose"
+        )
+
+
+def _unchanged(a: Any, dtype: Any, ndmin: int, device: Any, out_sharding: Any) -> bool:
+    """jax hands back a concrete jax array itself when nothing is converted, copied,
+    expanded or placed (``jnp.asarray(x) is x``, ``jnp.asarray(x, x.dtype) is x``):
+    its convert_element_type to the same dtype and weak flag is the array. A dtype
+    given makes the result strong, so a weak array is converted."""
+    concrete = a.__class__ is _ARRAY or (
+        isinstance(a, jax.Array) and not isinstance(a, jax.core.Tracer)  # key arrays
+    )
+    if not concrete or out_sharding is not None or current() is not None:
+        return False
+    if ndmin > a.ndim or (device is not None and a.devices() != {device}):
+        return False
+    if dtype is None:
+        return True
+    pol = DEFAULT.resolve()
+    return not getattr(a, "weak_type", False) and pol.user_dtype(dtype) == pol.user_dtype(a.dtype)
+
+
 def asarray(
     a: Any,
     dtype: Any = None,
@@ -265,30 +304,16 @@ def asarray(
     device: Any = None,
     out_sharding: Any = None,
 ) -> Any:
-    """``jax.numpy.asarray``: Python scalars stay weak; sequences are stacked."""
-    return _asarray(a, dtype, copy=bool(copy))
-
-
-_mirror_asarray = asarray
-
-
-def asarray(  # type: ignore[no-redef]
-    a: Any,
-    dtype: Any = None,
-    order: str | None = None,
-    *,
-    copy: bool | None = None,
-    device: Any = None,
-    out_sharding: Any = None,
-) -> Any:
-    if not copy and dtype is None and _same_array(a, device, out_sharding):
+    """``jax.numpy.asarray``: Python scalars stay weak; sequences are stacked; a jax
+    array that needs no conversion is returned itself unless ``copy=True``."""
+    _order_arg(order)
+    if not copy and _unchanged(a, dtype, 0, device, out_sharding):
         return a
     if dtype is not None and a.__class__ is int:
         _int_fits(a, dtype)
-    return _mirror_asarray(a, dtype, order, copy=copy, device=device, out_sharding=out_sharding)
+    return _convert(a, dtype, copy=bool(copy), device=device, out_sharding=out_sharding)
 
 
-asarray.__doc__ = _mirror_asarray.__doc__
 EXPORTS["asarray"] = asarray
 
 
@@ -303,35 +328,11 @@ def _int_fits(value: int, dtype: Any) -> None:
             raise ArgumentOverflowError(f"{err} (jnp.array with dtype={dt})") from None
 
 
-def _same_array(a: Any, device: Any, out_sharding: Any) -> bool:
-    """jax hands back a concrete (strong) jax array itself when nothing is converted,
-    copied or placed (``jnp.asarray(x) is x``)."""
-    return (
-        a.__class__ is _ARRAY
-        and not a.weak_type
-        and device is None
-        and out_sharding is None
-        and current() is None
-    )
-
-
-@export
-def array(object: Any, dtype: Any = None, copy: bool = True, order: str | None = "K",
-          ndmin: int = 0, *, device: Any = None, out_sharding: Any = None) -> Any:  # fmt: skip
-    """``jax.numpy.array`` (see asarray): with ``copy`` (the default), an array operand
-    is copied into a new buffer, as jax's ``copy`` primitive does."""
-    out = _asarray(object, dtype, copy=bool(copy))
-    while out.aval.ndim < ndmin:
-        out = expand_dims(out, 0)
-    return out
-
-
-_mirror_array = array
 _POSITIONAL = ("copy", "order", "ndmin")
 _DEFAULTS = (True, "K", 0)
 
 
-def array(  # type: ignore[no-redef]
+def array(
     object: Any,
     dtype: Any = None,
     *args: Any,
@@ -341,6 +342,8 @@ def array(  # type: ignore[no-redef]
     device: Any = None,
     out_sharding: Any = None,
 ) -> Any:
+    """``jax.numpy.array`` (see asarray): with ``copy`` (the default), an array operand
+    is copied into a new buffer, as jax's ``copy`` primitive does."""
     if args:  # jax's deprecated positional copy/order/ndmin, with its errors and warning
         if len(args) > 3:
             raise TypeError(
@@ -358,15 +361,16 @@ def array(  # type: ignore[no-redef]
             DeprecationWarning,
             stacklevel=2,
         )
-    if not copy and dtype is None and ndmin == 0 and _same_array(object, device, out_sharding):
+    _order_arg(order)
+    if not copy and _unchanged(object, dtype, ndmin, device, out_sharding):
         return object
     if dtype is not None and object.__class__ is int:
         _int_fits(object, dtype)
-    return _mirror_array(object, dtype, copy=copy, order=order, ndmin=ndmin, device=device,
-                         out_sharding=out_sharding)  # fmt: skip
+    return _convert(
+        object, dtype, copy=bool(copy), ndmin=ndmin, device=device, out_sharding=out_sharding
+    )
 
 
-array.__doc__ = _mirror_array.__doc__
 EXPORTS["array"] = array
 
 
