@@ -94,6 +94,7 @@ FUNCTIONS: dict[str, Callable[[Any, Any], Any]] = {
     "diff": lambda m, a: m.diff(X, axis=a),
     "unstack": lambda m, a: m.unstack(X, axis=a),
     "apply_over_axes": lambda m, a: m.apply_over_axes(m.sum, X, a),
+    "logsumexp": lambda m, a: (jax.nn if m is jnp else wt.nn).logsumexp(X, axis=a),
     "sum_method": lambda m, a: m.asarray(X).sum(axis=a),
     "transpose_method": lambda m, a: m.asarray(X).transpose(a),
 }
