@@ -8,6 +8,7 @@ from weaktrace.api import Comparison, Explanation, Traced, TracedFunction, compa
 from weaktrace.dtypes import Lattice, Policy, policy, promote_types, promotion_table, result_type
 from weaktrace.errors import (
     ArgumentOverflowError,
+    AxisError,
     CarryTypeError,
     ConcretizationError,
     EmptyAxisGatherError,
@@ -53,6 +54,7 @@ __version__ = "0.1.0"
 __all__ = [
     "AbstractValue",
     "ArgumentOverflowError",
+    "AxisError",
     "CarryTypeError",
     "Comparison",
     "ConcretizationError",

@@ -55,6 +55,11 @@ class ShapeError(WeaktraceError, ValueError, TypeError):
     """Shapes that do not fit an operation (JAX raises TypeError or ValueError here)."""
 
 
+class AxisError(ShapeError, IndexError):
+    """An axis out of bounds for the array's rank. jax raises ValueError for it in some
+    functions (sum) and IndexError in others (mean, std); numpy's AxisError is both."""
+
+
 class RankPromotionError(ShapeError):
     """Operands of different ranks under ``jax_numpy_rank_promotion='raise'`` (jax: ValueError)."""
 

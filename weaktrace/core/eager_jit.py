@@ -35,6 +35,7 @@ STATIC_NAMES = frozenset(
     {
         "axis",
         "axes",
+        "funclist",  # jnp.piecewise's functions (a tuple): compiled once per functions
         "axis1",
         "axis2",
         "axisa",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import types
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -20,6 +21,8 @@ from weaktrace.core.operands import foreign_extended, to_jax
 from weaktrace.core.source import pinning
 from weaktrace.core.trace import Tracer, current
 from weaktrace.errors import InvalidInputError
+
+_GENERATOR = types.GeneratorType
 
 F = TypeVar("F", bound=Callable[..., Any])
 _ARRAY = type(jax.numpy.zeros(()))  # jax's concrete array class (ArrayImpl)
@@ -56,6 +59,9 @@ def exporter(
     default PRNG implementation raw keys are read with); each value gets its own
     compiled eager path, as each gives jax's eager functions another answer.
 
+    `compile_key` may answer `FALLBACK`: the call then runs uncompiled (state whose
+    effect is on every call, not on the traced program: jax's legacy-key warnings).
+
     `counterpart` names the jax module the namespace mirrors ("jax.lax"): a call
     outside any weaktrace trace with a jax value of an extended dtype weaktrace has
     no type for (a custom element type; see `foreign_extended`) is handed to that
@@ -84,8 +90,17 @@ def exporter(
         def public(*args: Any, **kwargs: Any) -> Any:
             # An eager call from user code runs compiled: no source line is needed, so
             # nothing is pinned (this is the path whose cost is jax.jit's dispatch).
-            if current() is None and eager_jit.ENABLED and not _internal(args):
-                key = None if compile_key is None else compile_key()
+            if _GENERATOR in map(type, args) or _GENERATOR in map(type, kwargs.values()):
+                # a one-shot argument (axis=(i for i in ...)): read once, as a tuple, so
+                # the compiled path and its eager fallback see the same values
+                args = tuple(tuple(a) if type(a) is _GENERATOR else a for a in args)
+                kwargs = {k: tuple(v) if type(v) is _GENERATOR else v for k, v in kwargs.items()}
+            if (
+                current() is None
+                and eager_jit.ENABLED
+                and not _internal(args)
+                and (key := None if compile_key is None else compile_key()) is not FALLBACK
+            ):
                 ej = compiled.get(key)
                 if ej is None:
                     ej = compiled[key] = EagerJit(fn)

@@ -9,6 +9,8 @@ their lowering rules, so eager and traced cannot disagree.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import operator
 import types
 from collections.abc import Callable, Sequence
@@ -33,7 +35,7 @@ from weaktrace.core.promotion import (
 from weaktrace.core.trace import Context, Tracer
 from weaktrace.dtypes import registry
 from weaktrace.dtypes.registry import DType
-from weaktrace.errors import InvalidInputError, ShapeError
+from weaktrace.errors import AxisError, InvalidInputError, ShapeError, StaticArgumentError
 
 __all__ = [
     "EXPORTS",
@@ -55,6 +57,7 @@ __all__ = [
     "export",
     "export_as",
     "full_like_value",
+    "index_tuple",
     "invalid_input",
     "kind",
     "lit",
@@ -66,6 +69,7 @@ __all__ = [
     "python_literal",
     "result_shape",
     "shape_arg",
+    "static_args",
     "to_bool",
 ]
 
@@ -137,14 +141,40 @@ def axis_arg(axis: Any, ndim: int, fn: str) -> int:
     except TypeError:
         raise InvalidInputError(f"{fn}: axis must be an integer, got {axis!r}") from None
     if not -ndim <= a < ndim:
-        raise ShapeError(f"{fn}: axis {a} is out of bounds for an array of dimension {ndim}")
+        raise AxisError(f"{fn}: axis {a} is out of bounds for an array of dimension {ndim}")
     return a % ndim
+
+
+def index_tuple(v: Any, fn: str) -> tuple[int, ...]:
+    """An axis argument as jax.numpy reads one: a single index (anything with
+    ``__index__``: an int, a numpy integer, a 0-d integer array) or any iterable of
+    them (tuple, list, range, generator, 1-d array, ...). A traced value is not static:
+    it raises the concretization error."""
+    if isinstance(v, Tracer):
+        return (operator.index(v),)  # raises the tracer-to-integer (concretization) error
+    try:
+        return (operator.index(v),)
+    except TypeError:
+        pass
+    try:
+        items = tuple(v)
+    except TypeError:
+        raise InvalidInputError(
+            f"{fn}: axis must be an integer or a sequence of integers, got {v!r}"
+        ) from None
+    out = []
+    for a in items:
+        try:
+            out.append(operator.index(a))
+        except TypeError:
+            raise InvalidInputError(f"{fn}: axis must be an integer, got {a!r} in {v!r}") from None
+    return tuple(out)
 
 
 def axes_arg(axis: Any, ndim: int, fn: str) -> tuple[int, ...]:
     if axis is None:
         return tuple(range(ndim))
-    items = tuple(axis) if isinstance(axis, tuple | list) else (axis,)
+    items = index_tuple(axis, fn)
     out = tuple(axis_arg(a, ndim, fn) for a in items)
     if len(set(out)) != len(out):
         raise ShapeError(f"{fn}: duplicate value in 'axis': {axis!r}; name each axis once")
@@ -191,3 +221,31 @@ def alias(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
         fn = twin
     EXPORTS[name] = fn
     return fn
+
+
+def static_args(*names: str) -> Callable[[F], F]:
+    """The named arguments are static, as in the jax.numpy functions that are
+    ``jax.jit``-ed with them in ``static_argnames``: jax hashes them, so an unhashable
+    value (a list, an array) is refused there with a ValueError even where a tuple of
+    the same values is fine. The mirror refuses the same values (StaticArgumentError)."""
+
+    def deco(fn: F) -> F:
+        params = list(inspect.signature(fn).parameters)
+        where = {n: params.index(n) for n in names}
+
+        @functools.wraps(fn)
+        def checked(*args: Any, **kwargs: Any) -> Any:
+            for n, i in where.items():
+                v = kwargs[n] if n in kwargs else args[i] if i < len(args) else None
+                try:
+                    hash(v)
+                except TypeError as err:
+                    raise StaticArgumentError(
+                        f"{fn.__name__}: Non-hashable static arguments are not supported: "
+                        f"{n}={v!r} ({err}); pass a tuple of ints"
+                    ) from None
+            return fn(*args, **kwargs)
+
+        return checked  # type: ignore[return-value]
+
+    return deco

@@ -17,9 +17,9 @@ from typing import Any
 import numpy as np
 
 from weaktrace.core.primitives_bitcast import bitcast_convert_type_p, bits
-from weaktrace.errors import ConcretizationError
+from weaktrace.errors import ConcretizationError, KernelDtypeError
 from weaktrace.numpy import indexed_update as U
-from weaktrace.numpy._core import EXPORTS, P, Tracer, bind, context, operand
+from weaktrace.numpy._core import EXPORTS, P, Tracer, bind, context, index_tuple, operand
 
 _MISSING = object()
 
@@ -101,18 +101,10 @@ def _transpose_method(self: Tracer, *args: Any) -> Any:
     if not args:
         axes = None
     elif len(args) == 1:
-        axes = None if args[0] is None else _index_tuple(args[0])
+        axes = None if args[0] is None else index_tuple(args[0], "transpose")
     else:
-        axes = _index_tuple(args)
+        axes = index_tuple(args, "transpose")
     return _fn("transpose", "transpose")(self, axes)
-
-
-def _index_tuple(v: Any) -> tuple[int, ...]:
-    import operator
-
-    return (
-        tuple(operator.index(a) for a in v) if isinstance(v, tuple | list) else (operator.index(v),)
-    )
 
 
 def _swapaxes(self: Tracer, axis1: int, axis2: int) -> Any:
@@ -149,6 +141,11 @@ def _flatten(self: Tracer, order: str = "C", *, out_sharding: Any = None) -> Any
 
 
 def _astype(self: Tracer, dtype: Any, copy: bool = False, device: Any = None) -> Any:
+    if self.aval.dt.kind == "K":  # jax's key arrays have no astype method (jnp.astype works)
+        raise KernelDtypeError(
+            f"Cannot call abstract method astype: a PRNG key array ({self.aval.dt}) has no "
+            "astype; use jax.random.key_data for its data, or jnp.astype"
+        )
     return _fn("astype", "astype")(self, dtype)
 
 

@@ -36,6 +36,7 @@ from weaktrace.numpy._core import (
     operands,
     promote,
     result_shape,
+    static_args,
 )
 from weaktrace.numpy._lax import iota
 from weaktrace.numpy.reductions import sum as _sum
@@ -327,6 +328,7 @@ def _eye_mask(b: Context, n: int, m: int, offset: Any, batch: tuple[int, ...]) -
 
 
 @export
+@static_args("axis1", "axis2")
 def trace(a: Any, offset: Any = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None,
           out: None = None) -> Any:  # fmt: skip
     """``jax.numpy.trace``: the sum of a diagonal (of axes axis1, axis2), with sum's dtype."""
@@ -359,6 +361,7 @@ def _moveaxis_first(x: Tracer, dest: int) -> Tracer:
 
 
 @export
+@static_args("axisa", "axisb", "axisc", "axis")
 def cross(a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1,
           axis: int | None = None) -> Any:  # fmt: skip
     """``jax.numpy.cross``: the cross product of 2- or 3-vectors along the given axes."""

@@ -16,7 +16,7 @@ import numpy as np
 from weaktrace.core import primitives_lax as L
 from weaktrace.core import primitives_random as R
 from weaktrace.core.literals import literal_value
-from weaktrace.core.mirror import keeps_commitment
+from weaktrace.core.mirror import exporter, keeps_commitment
 from weaktrace.core.promotion import bind
 from weaktrace.core.trace import current
 from weaktrace.dtypes import registry
@@ -133,12 +133,24 @@ def key_like(b: Context, fill: Tracer, dt: DType, shape: tuple[int, ...]) -> Tra
     return bind(R.random_wrap_p, data, impl=dt)
 
 
+def like_dtype(b: Context, name: str, dtype: Any) -> DType:
+    """A ``*_like`` function's ``dtype=``: jax cannot make one from a key dtype (a key
+    prototype with no dtype gives keys), and raises TypeError."""
+    dt = b.policy.user_dtype(dtype)
+    if dt.kind == "K":
+        raise InvalidDTypeError(
+            f"Cannot determine dtype of {dt}: jnp.{name} takes no key dtype=; pass a key "
+            "array as the prototype (with no dtype) to make keys"
+        )
+    return dt
+
+
 def _like(name: str, value: Any) -> Callable[..., Any]:
     def fn(a: Any, dtype: Any = None, shape: Any = None, *, device: Any = None,
            out_sharding: Any = None) -> Any:  # fmt: skip
         b = context(a)
         x = operand(a, b)
-        dt = x.aval.dt if dtype is None else b.policy.user_dtype(dtype)
+        dt = x.aval.dt if dtype is None else like_dtype(b, name, dtype)
         target = x.aval.shape if shape is None else shape_arg(shape)
         if dt.kind == "K":
             return key_like(b, lit(b, value, b.policy.user_dtype("uint32")), dt, target)
@@ -161,9 +173,9 @@ def full_like(a: Any, fill_value: Any, dtype: Any = None, shape: Any = None, *,
     x, fill = operand(a, b), operand(fill_value, b)
     target = x.aval.shape if shape is None else shape_arg(shape)
     if fill.aval.ndim:  # an array fill: asarray(fill, result_type(a)), broadcast
-        dt = b.policy.result([x.aval])[0] if dtype is None else b.policy.user_dtype(dtype)
+        dt = b.policy.result([x.aval])[0] if dtype is None else like_dtype(b, "full_like", dtype)
         return broadcast_to(convert(b, fill, dt, False), target)
-    dt = x.aval.dt if dtype is None else b.policy.user_dtype(dtype)
+    dt = x.aval.dt if dtype is None else like_dtype(b, "full_like", dtype)
     if dt.kind == "K":
         return key_like(b, fill, dt, target)
     weak = dtype is None and x.aval.weak_type
@@ -243,7 +255,46 @@ def _jax_arange(b: Context, start: Any, stop: Any, step: Any, dt: DType) -> Trac
     return out if work is dt else convert(b, out, dt, False)
 
 
-@export
+def _converted(a: Any, dtype: Any = None, *, copy: bool = False, ndmin: int = 0,
+               device: Any = None, out_sharding: Any = None) -> Any:  # fmt: skip
+    """What jnp.array/asarray compute when they cannot hand `a` back as it is: run
+    through `export` (a compiled eager path, jax arrays out) under jax's name."""
+    out = _asarray(a, dtype, copy=copy)
+    while out.aval.ndim < ndmin:
+        out = expand_dims(out, 0)
+    return out
+
+
+_converted.__name__ = _converted.__qualname__ = "array"
+_convert = exporter({}, counterpart="jax.numpy")(_converted)
+
+
+def _order_arg(order: str | None) -> None:
+    if order is not None and order != "K":
+        raise NotImplementedError(
+            f"Only implemented for order='K' (as in jax), got order={order!r}; "
+            "jax arrays have no memory layout to choose"
+        )
+
+
+def _unchanged(a: Any, dtype: Any, ndmin: int, device: Any, out_sharding: Any) -> bool:
+    """jax hands back a concrete jax array itself when nothing is converted, copied,
+    expanded or placed (``jnp.asarray(x) is x``, ``jnp.asarray(x, x.dtype) is x``):
+    its convert_element_type to the same dtype and weak flag is the array. A dtype
+    given makes the result strong, so a weak array is converted."""
+    concrete = a.__class__ is _ARRAY or (
+        isinstance(a, jax.Array) and not isinstance(a, jax.core.Tracer)  # key arrays
+    )
+    if not concrete or out_sharding is not None or current() is not None:
+        return False
+    if ndmin > a.ndim or (device is not None and a.devices() != {device}):
+        return False
+    if dtype is None:
+        return True
+    pol = DEFAULT.resolve()
+    return not getattr(a, "weak_type", False) and pol.user_dtype(dtype) == pol.user_dtype(a.dtype)
+
+
 def asarray(
     a: Any,
     dtype: Any = None,
@@ -253,30 +304,16 @@ def asarray(
     device: Any = None,
     out_sharding: Any = None,
 ) -> Any:
-    """``jax.numpy.asarray``: Python scalars stay weak; sequences are stacked."""
-    return _asarray(a, dtype, copy=bool(copy))
-
-
-_mirror_asarray = asarray
-
-
-def asarray(  # type: ignore[no-redef]
-    a: Any,
-    dtype: Any = None,
-    order: str | None = None,
-    *,
-    copy: bool | None = None,
-    device: Any = None,
-    out_sharding: Any = None,
-) -> Any:
-    if not copy and dtype is None and _same_array(a, device, out_sharding):
+    """``jax.numpy.asarray``: Python scalars stay weak; sequences are stacked; a jax
+    array that needs no conversion is returned itself unless ``copy=True``."""
+    _order_arg(order)
+    if not copy and _unchanged(a, dtype, 0, device, out_sharding):
         return a
     if dtype is not None and a.__class__ is int:
         _int_fits(a, dtype)
-    return _mirror_asarray(a, dtype, order, copy=copy, device=device, out_sharding=out_sharding)
+    return _convert(a, dtype, copy=bool(copy), device=device, out_sharding=out_sharding)
 
 
-asarray.__doc__ = _mirror_asarray.__doc__
 EXPORTS["asarray"] = asarray
 
 
@@ -291,35 +328,11 @@ def _int_fits(value: int, dtype: Any) -> None:
             raise ArgumentOverflowError(f"{err} (jnp.array with dtype={dt})") from None
 
 
-def _same_array(a: Any, device: Any, out_sharding: Any) -> bool:
-    """jax hands back a concrete (strong) jax array itself when nothing is converted,
-    copied or placed (``jnp.asarray(x) is x``)."""
-    return (
-        a.__class__ is _ARRAY
-        and not a.weak_type
-        and device is None
-        and out_sharding is None
-        and current() is None
-    )
-
-
-@export
-def array(object: Any, dtype: Any = None, copy: bool = True, order: str | None = "K",
-          ndmin: int = 0, *, device: Any = None, out_sharding: Any = None) -> Any:  # fmt: skip
-    """``jax.numpy.array`` (see asarray): with ``copy`` (the default), an array operand
-    is copied into a new buffer, as jax's ``copy`` primitive does."""
-    out = _asarray(object, dtype, copy=bool(copy))
-    while out.aval.ndim < ndmin:
-        out = expand_dims(out, 0)
-    return out
-
-
-_mirror_array = array
 _POSITIONAL = ("copy", "order", "ndmin")
 _DEFAULTS = (True, "K", 0)
 
 
-def array(  # type: ignore[no-redef]
+def array(
     object: Any,
     dtype: Any = None,
     *args: Any,
@@ -329,6 +342,8 @@ def array(  # type: ignore[no-redef]
     device: Any = None,
     out_sharding: Any = None,
 ) -> Any:
+    """``jax.numpy.array`` (see asarray): with ``copy`` (the default), an array operand
+    is copied into a new buffer, as jax's ``copy`` primitive does."""
     if args:  # jax's deprecated positional copy/order/ndmin, with its errors and warning
         if len(args) > 3:
             raise TypeError(
@@ -346,15 +361,16 @@ def array(  # type: ignore[no-redef]
             DeprecationWarning,
             stacklevel=2,
         )
-    if not copy and dtype is None and ndmin == 0 and _same_array(object, device, out_sharding):
+    _order_arg(order)
+    if not copy and _unchanged(object, dtype, ndmin, device, out_sharding):
         return object
     if dtype is not None and object.__class__ is int:
         _int_fits(object, dtype)
-    return _mirror_array(object, dtype, copy=copy, order=order, ndmin=ndmin, device=device,
-                         out_sharding=out_sharding)  # fmt: skip
+    return _convert(
+        object, dtype, copy=bool(copy), ndmin=ndmin, device=device, out_sharding=out_sharding
+    )
 
 
-array.__doc__ = _mirror_array.__doc__
 EXPORTS["array"] = array
 
 
@@ -374,6 +390,8 @@ def _asarray(a: Any, dtype: Any, copy: bool) -> Any:
         # OverflowError (as jnp.array and np.array do) instead of wrapping, and a big
         # one fits an explicit uint64.
         dt = b.policy.user_dtype(dtype)
+        if dt.kind == "K":  # key arrays in a list: stacked, then converted as jax does
+            return convert(b, stack([_array_operand(b, v, dt) for v in a]), dt, False)
         try:
             value = np.asarray(a, dtype=dt.numpy)
         except OverflowError as err:
@@ -407,6 +425,8 @@ def _array_operand(b: Context, a: Any, dtype: DType | None = None) -> Any:
                 )
             # no leaves ([], [[], []]): the default float, as jnp.array([]) is float32
             dt = b.policy.values_dtype(leaves) if leaves else b.policy.scalar(float)[0]
+            if dt.kind == "K":  # PRNG key arrays: numpy cannot hold them, jax stacks them
+                return stack([_array_operand(b, v, dtype) for v in a])
             try:
                 value = np.asarray(a, dtype=dt.numpy)
             except ValueError:  # ragged: with jax arrays in it, jax stacks (its TypeError)

@@ -33,10 +33,11 @@ from weaktrace.numpy._core import (
     operands,
     result_shape,
     shape_arg,
+    static_args,
 )
 from weaktrace.numpy._lax import iota, select
 from weaktrace.numpy._lax import tri as _tri
-from weaktrace.numpy.creation import forgot_shape_tuple, key_like
+from weaktrace.numpy.creation import forgot_shape_tuple, key_like, like_dtype
 from weaktrace.numpy.shapes import concatenate, expand_dims, reshape, stack
 
 
@@ -50,6 +51,8 @@ def empty(shape: Any, dtype: Any = None, *, device: Any = None, out_sharding: An
     forgot_shape_tuple("empty", shape, dtype)
     b = context()
     dt = b.policy.defaults["f"] if dtype is None else b.policy.user_dtype(dtype)
+    if dt.kind == "K":  # a key dtype: key arrays of zero data, as jnp.zeros makes
+        return key_like(b, lit(b, 0, b.policy.user_dtype("uint32")), dt, shape_arg(shape))
     return _zeros(b, shape_arg(shape), dt)
 
 
@@ -58,7 +61,7 @@ def empty_like(prototype: Any, dtype: Any = None, shape: Any = None, *, device: 
     """``jax.numpy.empty_like``: zeros_like, as in jax."""
     b = context(prototype)
     x = operand(prototype, b)
-    dt = x.aval.dt if dtype is None else b.policy.user_dtype(dtype)
+    dt = x.aval.dt if dtype is None else like_dtype(b, "empty_like", dtype)
     target = x.aval.shape if shape is None else shape_arg(shape)
     if dt.kind == "K":
         return key_like(b, lit(b, 0, b.policy.user_dtype("uint32")), dt, target)
@@ -265,6 +268,7 @@ def fromfunction(function: Callable[..., Any], shape: Any, *, dtype: Any = float
 
 
 @export
+@static_args("axis1", "axis2")
 def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
     """``jax.numpy.diagonal``: the diagonal as the last axis."""
     from weaktrace.numpy.indexing import getitem

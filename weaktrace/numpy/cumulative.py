@@ -20,6 +20,7 @@ from weaktrace.numpy._core import (
     export,
     lit,
     operand,
+    static_args,
 )
 from weaktrace.numpy.shapes import concatenate, reshape
 from weaktrace.numpy.ufuncs import isnan, not_equal, where
@@ -55,24 +56,28 @@ def _cumulative(name: str, prim: Any, a: Any, axis: Any, dtype: Any, out: Any,
 
 
 @export
+@static_args("axis")
 def cumsum(a: Any, axis: Any = None, dtype: Any = None, out: None = None) -> Any:
     """``jax.numpy.cumsum`` (bools count in the default int)."""
     return _cumulative("cumsum", C.cumsum_p, a, axis, dtype, out)
 
 
 @export
+@static_args("axis")
 def cumprod(a: Any, axis: Any = None, dtype: Any = None, out: None = None) -> Any:
     """``jax.numpy.cumprod`` (bools multiply in the default int)."""
     return _cumulative("cumprod", C.cumprod_p, a, axis, dtype, out)
 
 
 @export
+@static_args("axis")
 def nancumsum(a: Any, axis: Any = None, dtype: Any = None, out: None = None) -> Any:
     """``jax.numpy.nancumsum``: NaNs count as 0."""
     return _cumulative("nancumsum", C.cumsum_p, a, axis, dtype, out, fill_nan=True, fill_value=0)
 
 
 @export
+@static_args("axis")
 def nancumprod(a: Any, axis: Any = None, dtype: Any = None, out: None = None) -> Any:
     """``jax.numpy.nancumprod``: NaNs count as 1."""
     return _cumulative("nancumprod", C.cumprod_p, a, axis, dtype, out, fill_nan=True,

@@ -8,7 +8,17 @@ import math
 from typing import Any
 
 from weaktrace.errors import OperandTypeError
-from weaktrace.numpy._core import P, context, emit, export, kind, operand, operands, promote
+from weaktrace.numpy._core import (
+    P,
+    context,
+    emit,
+    export,
+    kind,
+    operand,
+    operands,
+    promote,
+    static_args,
+)
 from weaktrace.numpy.cumulative import cumsum
 from weaktrace.numpy.indexing import getitem
 from weaktrace.numpy.manipulation import moveaxis
@@ -19,6 +29,7 @@ from weaktrace.numpy.ufuncs import absolute, logical_and, mod, where
 
 
 @export
+@static_args("axis")
 def trapezoid(y: Any, x: Any = None, dx: Any = 1.0, axis: int = -1) -> Any:
     """``jax.numpy.trapezoid``: the integral of `y` along `axis` by the trapezoidal rule,
     with sample points `x` or a spacing `dx`."""
@@ -42,6 +53,7 @@ def trapezoid(y: Any, x: Any = None, dx: Any = 1.0, axis: int = -1) -> Any:
 
 
 @export
+@static_args("axis")
 def unwrap(p: Any, discont: Any = None, axis: int = -1, period: Any = 2 * math.pi) -> Any:
     """``jax.numpy.unwrap``: jumps along `axis` larger than `discont` (half the period by
     default) are replaced by their complement modulo `period`."""
@@ -66,6 +78,7 @@ def unwrap(p: Any, discont: Any = None, axis: int = -1, period: Any = 2 * math.p
 
 
 @export
+@static_args("axis")
 def packbits(a: Any, axis: int | None = None, bitorder: str = "big") -> Any:
     """``jax.numpy.packbits``: the nonzero-ness of `a` packed eight to a uint8 along
     `axis` (flattened by default), most significant bit first for ``bitorder="big"``."""
@@ -101,6 +114,7 @@ def packbits(a: Any, axis: int | None = None, bitorder: str = "big") -> Any:
 
 
 @export
+@static_args("axis")
 def unpackbits(a: Any, axis: int | None = None, count: int | None = None,
                bitorder: str = "big") -> Any:  # fmt: skip
     """``jax.numpy.unpackbits``: each uint8 of `a` as eight 0/1 uint8 values along

@@ -36,6 +36,7 @@ from weaktrace.numpy._core import (
     operand,
     operands,
     result_shape,
+    static_args,
     to_bool,
 )
 from weaktrace.numpy._core import N as _N
@@ -123,6 +124,7 @@ def take(a: Any, indices: Any, axis: int | None = None, out: None = None,
 
 
 @export
+@static_args("axis")
 def take_along_axis(
     arr: Any,
     indices: Any,
@@ -200,6 +202,7 @@ def _sparse_indices(b: Context, shape: tuple[int, ...]) -> list[Tracer]:
 
 
 @export
+@static_args("axis")
 def put_along_axis(arr: Any, indices: Any, values: Any, axis: int | None,
                    inplace: bool = True, *, mode: str | None = None) -> Any:  # fmt: skip
     """``jax.numpy.put_along_axis`` (``inplace=False`` required, as in jax)."""

@@ -26,10 +26,12 @@ from weaktrace.numpy._core import (
     convert,
     emit,
     export,
+    index_tuple,
     lit,
     operand,
     operands,
     result_shape,
+    static_args,
 )
 from weaktrace.numpy.math_arrays import slice_in_dim
 from weaktrace.numpy.shapes import concatenate, reshape, transpose
@@ -100,8 +102,8 @@ def broadcast_arrays(*args: Any) -> list[Any]:
 
 
 def _perm_move(nd: int, source: Any, destination: Any, fn: str) -> tuple[int, ...]:
-    src = tuple(axis_arg(a, nd, fn) for a in _index_tuple(source))
-    dst = tuple(axis_arg(a, nd, fn) for a in _index_tuple(destination))
+    src = tuple(axis_arg(a, nd, fn) for a in index_tuple(source, fn))
+    dst = tuple(axis_arg(a, nd, fn) for a in index_tuple(destination, fn))
     if len(src) != len(dst):
         raise ShapeError(f"Inconsistent number of elements: {len(src)} vs {len(dst)}")
     if len(set(src)) != len(src) or len(set(dst)) != len(dst):
@@ -125,6 +127,7 @@ def moveaxis(a: Any, source: int | Sequence[int], destination: int | Sequence[in
 
 
 @export
+@static_args("axis1", "axis2")
 def swapaxes(a: Any, axis1: int, axis2: int) -> Any:
     """``jax.numpy.swapaxes``."""
     b = context(a)
@@ -154,6 +157,7 @@ def permute_dims(a: Any, /, axes: tuple[int, ...]) -> Any:
 
 
 @export
+@static_args("axis", "start")
 def rollaxis(a: Any, axis: int, start: int = 0) -> Any:
     """``jax.numpy.rollaxis``: `axis` moved to just before `start`."""
     b = context(a)
@@ -180,7 +184,9 @@ def flip(m: Any, axis: int | Sequence[int] | None = None) -> Any:
     nd = x.aval.ndim
     if axis is None:
         return emit(P.rev_p, x, dimensions=tuple(range(nd)))
-    return emit(P.rev_p, x, dimensions=tuple(axis_arg(a, nd, "flip") for a in _index_tuple(axis)))
+    return emit(
+        P.rev_p, x, dimensions=tuple(axis_arg(a, nd, "flip") for a in index_tuple(axis, "flip"))
+    )
 
 
 @export
@@ -196,6 +202,7 @@ def flipud(m: Any) -> Any:
 
 
 @export
+@static_args("axes")
 def rot90(m: Any, k: int = 1, axes: tuple[int, int] = (0, 1)) -> Any:
     """``jax.numpy.rot90``: k quarter turns from axes[0] towards axes[1]."""
     b = context(m)
@@ -229,7 +236,7 @@ def roll(a: Any, shift: Any, axis: int | Sequence[int] | None = None) -> Any:
     x = operand(a, b)
     if axis is None:
         return reshape(roll(reshape(x, (-1,)), shift, 0), x.aval.shape)
-    axes = tuple(axis_arg(ax, x.aval.ndim, "roll") for ax in _index_tuple(axis))
+    axes = tuple(axis_arg(ax, x.aval.ndim, "roll") for ax in index_tuple(axis, "roll"))
     try:
         shifts = _index_tuple(shift)
     except TypeError:
@@ -358,6 +365,7 @@ def dsplit(ary: Any, indices_or_sections: Any) -> list[Any]:
 
 
 @export
+@static_args("axis")
 def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
     """``jax.numpy.unstack``: the slices along `axis`, as a tuple."""
     b = context(x)
@@ -419,6 +427,7 @@ def concat(arrays: Sequence[Any], /, *, axis: int | None = 0) -> Any:
 
 
 @export
+@static_args("axis")
 def append(arr: Any, values: Any, axis: int | None = None) -> Any:
     """``jax.numpy.append``: flattened unless an axis is given."""
     b = context(arr, values)
@@ -502,7 +511,7 @@ def size(a: Any, axis: int | Sequence[int] | None = None) -> int:
     s = _shape_of(a, "size")
     if axis is None:
         return math.prod(s)
-    axes = [axis_arg(ax, len(s), "size") for ax in _index_tuple(axis)]
+    axes = [axis_arg(ax, len(s), "size") for ax in index_tuple(axis, "size")]
     if len(set(axes)) != len(axes):
         raise ShapeError(f"repeated axis: {axis}")
     return math.prod(s[ax] for ax in axes)

@@ -33,6 +33,7 @@ from weaktrace.numpy._core import (
     operands,
     promote,
     result_shape,
+    static_args,
 )
 from weaktrace.numpy._lax import select, tri
 from weaktrace.numpy.contractions import jnp_precision
@@ -60,6 +61,7 @@ def slice_in_dim(x: Tracer, start: int | None, limit: int | None, axis: int) -> 
 
 
 @export
+@static_args("axis")
 def diff(a: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = None) -> Any:
     """``jax.numpy.diff``: the n-th discrete difference along `axis` (bools: !=)."""
     b = context(a, prepend, append)
@@ -107,6 +109,7 @@ def ediff1d(ary: Any, to_end: Any = None, to_begin: Any = None) -> Any:
 
 
 @export
+@static_args("axis")
 def gradient(f: Any, *varargs: Any, axis: Any = None, edge_order: Any = None) -> Any:
     """``jax.numpy.gradient``: central differences inside, one-sided at the edges."""
     if edge_order is not None:

@@ -23,6 +23,7 @@ from weaktrace.numpy._core import (
     lit,
     operand,
     promote,
+    static_args,
 )
 from weaktrace.numpy.quantiles_cdf import inverted_cdf, weighted_operands
 from weaktrace.numpy.reductions import any as _any
@@ -184,6 +185,7 @@ def _check(name: str, out: Any, overwrite_input: bool) -> None:
 
 
 @export
+@static_args("axis")
 def quantile(a: Any, q: Any, axis: Any = None, out: None = None, overwrite_input: bool = False,
              method: str = "linear", keepdims: bool = False, *,
              weights: Any = None) -> Any:  # fmt: skip
@@ -193,6 +195,7 @@ def quantile(a: Any, q: Any, axis: Any = None, out: None = None, overwrite_input
 
 
 @export
+@static_args("axis")
 def nanquantile(a: Any, q: Any, axis: Any = None, out: None = None,
                 overwrite_input: bool = False, method: str = "linear", keepdims: bool = False,
                 *, weights: Any = None) -> Any:  # fmt: skip
@@ -208,6 +211,7 @@ def _percent(name: str, q: Any, a: Any) -> Any:
 
 
 @export
+@static_args("axis")
 def percentile(a: Any, q: Any, axis: Any = None, out: None = None, overwrite_input: bool = False,
                method: str = "linear", keepdims: bool = False, *, weights: Any = None,
                out_sharding: Any = None) -> Any:  # fmt: skip
@@ -218,6 +222,7 @@ def percentile(a: Any, q: Any, axis: Any = None, out: None = None, overwrite_inp
 
 
 @export
+@static_args("axis")
 def nanpercentile(a: Any, q: Any, axis: Any = None, out: None = None,
                   overwrite_input: bool = False, method: str = "linear", keepdims: bool = False,
                   *, weights: Any = None) -> Any:  # fmt: skip
@@ -228,6 +233,7 @@ def nanpercentile(a: Any, q: Any, axis: Any = None, out: None = None,
 
 
 @export
+@static_args("axis")
 def median(a: Any, axis: Any = None, out: None = None, overwrite_input: bool = False,
            keepdims: bool = False) -> Any:  # fmt: skip
     """``jax.numpy.median``: the midpoint quantile 0.5."""
@@ -236,6 +242,7 @@ def median(a: Any, axis: Any = None, out: None = None, overwrite_input: bool = F
 
 
 @export
+@static_args("axis")
 def nanmedian(a: Any, axis: Any = None, out: None = None, overwrite_input: bool = False,
               keepdims: bool = False) -> Any:  # fmt: skip
     """``jax.numpy.nanmedian``: the midpoint nanquantile 0.5."""

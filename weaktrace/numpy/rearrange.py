@@ -33,6 +33,7 @@ from weaktrace.numpy._core import (
     convert,
     emit,
     export,
+    index_tuple,
     lit,
     operand,
     operands,
@@ -373,11 +374,10 @@ def trim_zeros(filt: Any, trim: str = "fb", axis: int | Sequence[int] | None = N
     b = context(filt)
     x = operand(filt, b)
     v = _concrete(x, "jnp.trim_zeros (its result shape depends on the values)")
-    given = axis if isinstance(axis, tuple | list) else (axis,)
     axes = (
         tuple(range(v.ndim))
         if axis is None
-        else tuple(axis_arg(a, v.ndim, "trim_zeros") for a in given)
+        else tuple(axis_arg(a, v.ndim, "trim_zeros") for a in index_tuple(axis, "trim_zeros"))
     )
     if "f" not in trim.lower() and "b" not in trim.lower():
         return x

@@ -38,6 +38,7 @@ from weaktrace.numpy._core import (
     lit,
     operand,
     promote,
+    static_args,
 )
 from weaktrace.numpy.shapes import reshape
 from weaktrace.numpy.ufuncs import where as _where
@@ -237,10 +238,12 @@ def ptp(a: Any, axis: Any = None, out: None = None, keepdims: bool = False) -> A
     if out is not None:
         raise NotImplementedError("The 'out' argument to ptp is not supported.")
     x = operand(a, context(a))
+    axis = axes_arg(axis, x.aval.ndim, "ptp")  # once: `axis` may be a one-shot iterator
     return emit(P.sub_p, max(x, axis, keepdims=keepdims), min(x, axis, keepdims=keepdims))
 
 
 @export
+@static_args("axis")
 def count_nonzero(a: Any, axis: Any = None, keepdims: bool = False) -> Any:
     """``jax.numpy.count_nonzero``: in the default int dtype."""
     b = context(a)

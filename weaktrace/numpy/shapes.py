@@ -20,6 +20,7 @@ from weaktrace.numpy._core import (
     convert,
     emit,
     export,
+    index_tuple,
     operand,
     operands,
     promote,
@@ -99,7 +100,7 @@ def expand_dims(a: Any, axis: int | Sequence[int]) -> Any:
     """``jax.numpy.expand_dims``."""
     b = context(a)
     a = operand(a, b)
-    items = tuple(axis) if isinstance(axis, tuple | list) else (axis,)
+    items = index_tuple(axis, "expand_dims")
     nd = a.aval.ndim + len(items)
     dims = tuple(sorted(axis_arg(x, nd, "expand_dims") for x in items))
     if len(set(dims)) != len(dims):

@@ -34,6 +34,7 @@ from weaktrace.numpy._core import (
     lit,
     operand,
     promote,
+    static_args,
     to_bool,
 )
 from weaktrace.numpy.shapes import concatenate, reshape, stack, transpose
@@ -89,6 +90,7 @@ def _sort(b: Context, xs: list[Any], d: int, stable: bool, num_keys: int) -> lis
 
 
 @export
+@static_args("axis")
 def sort(a: Any, axis: Any = -1, *, kind: None = None, order: None = None, stable: bool = True,
          descending: bool = False) -> Any:  # fmt: skip
     """``jax.numpy.sort``: ``lax.sort`` along `axis` (None: the flattened array)."""
@@ -105,6 +107,7 @@ def _index_dtype(b: Context, n: int, dtype: Any) -> Any:
 
 
 @export
+@static_args("axis")
 def argsort(a: Any, axis: Any = -1, *, kind: None = None, order: None = None,
             stable: bool = True, descending: bool = False, dtype: Any = None) -> Any:  # fmt: skip
     """``jax.numpy.argsort``: the iota sorted along with the keys."""
@@ -118,6 +121,7 @@ def argsort(a: Any, axis: Any = -1, *, kind: None = None, order: None = None,
 
 
 @export
+@static_args("axis")
 def lexsort(keys: Any, axis: int = -1) -> Any:
     """``jax.numpy.lexsort``: sort by the last key, then the one before..."""
     keys = (
@@ -167,6 +171,7 @@ def _neg_key(x: Any) -> Any:
 
 
 @export
+@static_args("axis")
 def partition(a: Any, kth: int, axis: int = -1) -> Any:
     """``jax.numpy.partition`` with ``lax.top_k`` as jax."""
     b, x, d, k = _partition_setup("partition", a, kth, axis)
@@ -177,6 +182,7 @@ def partition(a: Any, kth: int, axis: int = -1) -> Any:
 
 
 @export
+@static_args("axis")
 def argpartition(a: Any, kth: int, axis: int = -1) -> Any:
     """``jax.numpy.argpartition``: the bottom k+1 indices, then the rest in top_k order."""
     b, x, d, k = _partition_setup("argpartition", a, kth, axis)

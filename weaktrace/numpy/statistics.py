@@ -26,6 +26,7 @@ from weaktrace.numpy._core import (
     lit,
     operand,
     promote,
+    static_args,
 )
 from weaktrace.numpy.shapes import reshape, transpose
 from weaktrace.numpy.ufuncs import greater, isnan, multiply, subtract, true_divide
@@ -161,6 +162,7 @@ def _nan_reduction(name: str, reduction: Any, identity: float, nan_if_all_nan: b
 
 
 @export
+@static_args("axis")
 def nanmin(a: Any, axis: Any = None, out: None = None, keepdims: bool = False,
            initial: Any = None, where: Any = None) -> Any:  # fmt: skip
     """``jax.numpy.nanmin``: NaN only where every element is NaN."""
@@ -169,6 +171,7 @@ def nanmin(a: Any, axis: Any = None, out: None = None, keepdims: bool = False,
 
 
 @export
+@static_args("axis")
 def nanmax(a: Any, axis: Any = None, out: None = None, keepdims: bool = False,
            initial: Any = None, where: Any = None) -> Any:  # fmt: skip
     """``jax.numpy.nanmax``: NaN only where every element is NaN."""
@@ -177,6 +180,7 @@ def nanmax(a: Any, axis: Any = None, out: None = None, keepdims: bool = False,
 
 
 @export
+@static_args("axis")
 def nansum(a: Any, axis: Any = None, dtype: Any = None, out: None = None, keepdims: bool = False,
            initial: Any = None, where: Any = None) -> Any:  # fmt: skip
     """``jax.numpy.nansum``: NaNs count as 0."""
@@ -187,6 +191,7 @@ def nansum(a: Any, axis: Any = None, dtype: Any = None, out: None = None, keepdi
 
 
 @export
+@static_args("axis")
 def nanprod(a: Any, axis: Any = None, dtype: Any = None, out: None = None,
             keepdims: bool = False, initial: Any = None, where: Any = None) -> Any:  # fmt: skip
     """``jax.numpy.nanprod``: NaNs count as 1."""
@@ -197,6 +202,7 @@ def nanprod(a: Any, axis: Any = None, dtype: Any = None, out: None = None,
 
 
 @export
+@static_args("axis")
 def nanmean(a: Any, axis: Any = None, dtype: Any = None, out: None = None,
             keepdims: bool = False, where: Any = None) -> Any:  # fmt: skip
     """``jax.numpy.nanmean``: the mean of the non-NaN elements."""
@@ -216,6 +222,7 @@ def nanmean(a: Any, axis: Any = None, dtype: Any = None, out: None = None,
 
 
 @export
+@static_args("axis")
 def nanvar(a: Any, axis: Any = None, dtype: Any = None, out: None = None, ddof: int = 0,
            keepdims: bool = False, where: Any = None, mean: Any = None) -> Any:  # fmt: skip
     """``jax.numpy.nanvar``: the variance of the non-NaN elements."""
@@ -242,6 +249,7 @@ def nanvar(a: Any, axis: Any = None, dtype: Any = None, out: None = None, ddof: 
 
 
 @export
+@static_args("axis")
 def nanstd(a: Any, axis: Any = None, dtype: Any = None, out: None = None, ddof: int = 0,
            keepdims: bool = False, where: Any = None, mean: Any = None) -> Any:  # fmt: skip
     """``jax.numpy.nanstd``: sqrt(nanvar)."""

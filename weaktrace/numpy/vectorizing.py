@@ -20,12 +20,13 @@ from typing import Any
 import jax
 import numpy as np
 
+from weaktrace.core.mirror import exporter
 from weaktrace.core.operands import to_jax
 from weaktrace.core.promotion import rank_promotion_check
 from weaktrace.core.trace import current
 from weaktrace.errors import InvalidInputError, OperandTypeError, ShapeError
 from weaktrace.lax.control import scan, switch
-from weaktrace.numpy._core import N, context, export, operand, result_shape, to_bool
+from weaktrace.numpy._core import EXPORTS, N, context, export, operand, result_shape, to_bool
 
 _tree = jax.tree_util
 _NAME = r"\w+"
@@ -223,11 +224,17 @@ def vectorize(pyfunc: Callable[..., Any], *, excluded: Collection[int | str] = f
 _PLAIN = (jax.Array, np.ndarray, np.generic, bool, int, float, complex)
 
 
-@export
-def piecewise(x: Any, condlist: Any, funclist: list[Any], *args: Any, **kw: Any) -> Any:
+def piecewise(x: Any, condlist: Any, funclist: Sequence[Any], *args: Any, **kw: Any) -> Any:
     """``jax.numpy.piecewise``: at each element of `x`, the function (or constant) of
     the last true condition, ``funclist[len(condlist)]`` (or 0) where none holds; each
-    function is called on 0-d elements, its result converted to x's dtype."""
+    function is called on 0-d elements, its result converted to x's dtype. Eager
+    calls are compiled once per tuple of functions (and avals), as jax's are: the
+    functions are not traced again when called with the same ones."""
+    return _piecewise(x, condlist, tuple(funclist), *args, **kw)
+
+
+def _piecewise_mirror(x: Any, condlist: Any, funclist: tuple[Any, ...], *args: Any,
+                      **kw: Any) -> Any:  # fmt: skip
     b = context(x)
     xx = operand(x, b)
     nc, nf = len(condlist), len(funclist)
@@ -257,3 +264,10 @@ def piecewise(x: Any, condlist: Any, funclist: list[Any], *args: Any, **kw: Any)
     first = N.zeros_like(conds[:1])
     indices = N.argmax(N.cumsum(N.concatenate([first, conds], 0), 0), 0)
     return vectorize(switch, excluded=(1,))(indices, branches, xx)
+
+
+# funclist is static in the compiled eager path ("funclist" in STATIC_NAMES): a tuple,
+# hashed by its functions, so jax.jit's cache keys on them
+_piecewise_mirror.__name__ = _piecewise_mirror.__qualname__ = "piecewise"
+_piecewise = exporter({}, counterpart="jax.numpy")(_piecewise_mirror)
+EXPORTS["piecewise"] = piecewise

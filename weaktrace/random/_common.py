@@ -9,6 +9,7 @@ from typing import Any
 
 import jax
 
+from weaktrace.core.eager_jit import FALLBACK
 from weaktrace.core.mirror import exporter
 from weaktrace.core.operands import context, operand
 from weaktrace.core.trace import Context, Tracer
@@ -17,9 +18,20 @@ from weaktrace.dtypes.registry import DType
 from weaktrace.errors import InvalidDTypeError, InvalidInputError, ShapeError
 
 EXPORTS: dict[str, Callable[..., Any]] = {}
-# A raw key is read with jax's default PRNG implementation when traced; jax.jit's cache
-# does not key on it, so each implementation gets its own compiled eager path.
-export = exporter(EXPORTS, jax.random.key_dtype)
+
+
+def _compile_key() -> Any:
+    """A raw key is read with jax's default PRNG implementation when traced; jax.jit's
+    cache does not key on it, so each implementation gets its own compiled eager path.
+    Under ``jax_legacy_prng_key='warn'`` or ``'error'`` jax.random checks each call's
+    raw keys (a warning per call, or ValueError): such calls run uncompiled, where the
+    check runs each time, not once per compilation."""
+    if jax.config.jax_legacy_prng_key != "allow":  # type: ignore[attr-defined]
+        return FALLBACK
+    return jax.random.key_dtype()
+
+
+export = exporter(EXPORTS, _compile_key)
 
 
 def key_context(key: Any, *args: Any) -> tuple[Context, Tracer]:

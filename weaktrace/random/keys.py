@@ -4,6 +4,7 @@ key_dtype, clone. Typed keys (``key<fry>``) and raw ``uint32`` keys both work, a
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -106,9 +107,26 @@ def key_impl(keys: Any) -> Any:
     its dtype while tracing)."""
     _, k = key_context(keys)
     R.key_batch("key_impl", k.aval)
+    if not R.is_typed(k.aval):  # nothing is lowered here: check a raw key as jax does
+        _legacy_key_check()
     dt = k.aval[1] if R.is_typed(k.aval) else R.default_key_dtype()
     data: Any = np.zeros(R.key_shape(dt), np.uint32)  # a dummy key of that dtype
     return jax.random.key_impl(jax.random.wrap_key_data(data, impl=dt.numpy))
+
+
+def _legacy_key_check() -> None:
+    """``jax_legacy_prng_key``: a raw uint32 key is allowed, warned about, or an error."""
+    mode = jax.config.jax_legacy_prng_key  # type: ignore[attr-defined]
+    if mode == "allow":
+        return
+    msg = (
+        "Legacy uint32 key array passed as key to jax.random function. Make typed keys "
+        "with jax.random.key() (or weaktrace.random.key); to pass raw keys on purpose, "
+        'set jax_legacy_prng_key="allow".'
+    )
+    if mode == "error":
+        raise OperandValueError(msg)
+    warnings.warn(msg, UserWarning, stacklevel=4)
 
 
 def key_dtype(impl_spec: Any = None) -> Any:

@@ -3,13 +3,17 @@ the functions jax.nn re-exports (logsumexp, softmax, log_softmax)."""
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from typing import Any
+
+import numpy as np
 
 from weaktrace.core import primitives_special as S
 from weaktrace.core.mirror import exporter
 from weaktrace.core.primitives import broadcast_shapes
 from weaktrace.core.promotion import bind_n
+from weaktrace.errors import InvalidInputError
 from weaktrace.numpy._core import (
     Tracer,
     axes_arg,
@@ -34,6 +38,23 @@ def inexact(name: str, args: tuple[Any, ...], **params: Any) -> Any:
 
 
 def _axes(axis: Any, ndim: int, fn: str) -> tuple[int, ...]:
+    return axes_arg(axis, ndim, fn)
+
+
+def _listed_axes(axis: Any, ndim: int, fn: str) -> tuple[int, ...]:
+    """logsumexp's axis as jax reads it (its _reduction_dims, with no operator.index
+    first): a tuple, list or numpy array of axes, else one integer; a range or a
+    generator is refused (TypeError), where jnp.sum takes them."""
+    if axis is not None and not isinstance(axis, tuple | list | np.ndarray):
+        try:
+            operator.index(axis)
+        except TypeError:
+            raise InvalidInputError(
+                f"{fn}: axis must be an integer or a tuple, list or numpy array of them, "
+                f"got {axis!r}"
+            ) from None
+    elif isinstance(axis, np.ndarray) and axis.ndim == 0:
+        raise InvalidInputError(f"{fn}: iteration over a 0-d array axis ({axis!r}); pass int(axis)")
     return axes_arg(axis, ndim, fn)
 
 
@@ -74,7 +95,7 @@ def logsumexp(
     shape = ops[0].aval[0]
     if where is not None:
         ops.append(_mask(where, ctx, shape))
-    params = {"axis": _axes(axis, len(shape), "logsumexp"), "keepdims": bool(keepdims),
+    params = {"axis": _listed_axes(axis, len(shape), "logsumexp"), "keepdims": bool(keepdims),
               "return_sign": bool(return_sign), "has_b": b is not None,
               "has_where": where is not None}  # fmt: skip
     out = bind_n(S.logsumexp_p, ctx, ops, params)

@@ -215,6 +215,10 @@ class PinnedJaxPolicy(JaxPolicy):
         """``check_and_canonicalize_user_dtype``: int/float/complex mean the defaults."""
         if spec.__class__ is DType:  # from inside weaktrace: already canonical
             return spec
+        if spec.__class__.__name__ == "KeyTy":  # a PRNG key dtype (keys.dtype), as jax takes it
+            kd = registry.key_dtype(spec)
+            if kd is not None:
+                return kd
         if isinstance(spec, type) and spec in _PY_KIND:
             return self.defaults[_PY_KIND[spec]]
         if spec is bool:

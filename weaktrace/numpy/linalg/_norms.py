@@ -21,7 +21,16 @@ from weaktrace.errors import (
     ShapeError,
 )
 from weaktrace.numpy import contractions, creation, reductions, shapes, ufuncs
-from weaktrace.numpy._core import P, axis_arg, const_like, context, convert, lit, promote
+from weaktrace.numpy._core import (
+    P,
+    axis_arg,
+    const_like,
+    context,
+    convert,
+    lit,
+    promote,
+    static_args,
+)
 from weaktrace.numpy.gathers import _concrete
 from weaktrace.numpy.linalg._decompositions import _diag, _eps, _inexact, inv, operand_, solve, svd
 from weaktrace.numpy.linalg._exports import export
@@ -90,6 +99,7 @@ def _moveaxes_last(x: Any, axes: tuple[int, int]) -> Any:
 
 
 @export
+@static_args("axis")
 def norm(x: Any, ord: int | str | None = None, axis: tuple[int, ...] | int | None = None,
          keepdims: bool = False) -> Any:  # fmt: skip
     """``jax.numpy.linalg.norm``: a vector norm over one axis, a matrix norm over two."""
@@ -300,6 +310,7 @@ def outer(x1: Any, x2: Any, /) -> Any:
 
 
 @export
+@static_args("axis")
 def cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
     """``jax.numpy.linalg.cross`` of 3-vectors along `axis`."""
     b = context(x1, x2)
