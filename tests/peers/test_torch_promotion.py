@@ -965,7 +965,7 @@ def run_section(name: str, default: str, full: bool) -> tuple[int, int]:
     sec = SECTIONS[name]
     failures: list[str] = []
     jobs: list[Job] = []
-    compared = 0
+    compared = checked = 0
     with torch_default(default) as policy:
         for case in sec.cases(default):
             if not (full or keep(case.id, sec.rate)):
@@ -973,6 +973,7 @@ def run_section(name: str, default: str, full: bool) -> tuple[int, int]:
             k = known(case)
             if k is not None and k[1].stage == "dtype":
                 continue  # test_known_mismatch runs it
+            checked += 1
             res = sec.check(case, policy)
             compared += res.compared
             if res.failure:
@@ -980,6 +981,10 @@ def run_section(name: str, default: str, full: bool) -> tuple[int, int]:
             elif res.job is not None and k is None and (full or keep(case.id, sec.value_rate)):
                 jobs.append(res.job)
         failures += run_values(jobs, policy)
+    print(
+        f"\nPEER-SUMMARY torch {name}[{default}] full={full}: cases={checked} "
+        f"verdicts={compared} values={len(jobs)} mismatches={len(failures)}"
+    )
     assert not failures, f"{len(failures)} disagreements with torch:\n" + "\n".join(failures[:60])
     assert compared, f"{name}: torch gave no verdict on any case"
     return compared, len(jobs)
