@@ -813,6 +813,10 @@ def check_family(family: str, mode: Mode, full: bool) -> None:
     chosen = [c for c in drawn if known(c) is None and usable(c)]
     assert chosen, f"{family}[{mode}]: no cases"
     bad = [f"{c}\n    " + "\n    ".join(p) for c, p in outcomes(family, chosen) if p]
+    print(
+        f"\nPEER-SUMMARY jax {family}[{mode}] full={full}: cases={len(chosen)} "
+        f"(of {len(drawn)} drawn) mismatches={len(bad)}"
+    )
     assert not bad, f"{len(bad)} of {len(chosen)} cases differ from jax:\n" + "\n".join(bad[:25])
 
 

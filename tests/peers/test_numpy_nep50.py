@@ -1294,6 +1294,8 @@ def test_fixed_entry(kind: str, entry: Known, full: bool) -> None:
             part = [c for c in chosen if mode(c) == flag]
             results.update(run_cases(part, full, force=True))
     bad = [m for m in results.values() if m is not None]
+    n_bad = len(bad)
+    print(f"\nPEER-SUMMARY numpy fixed[{entry.id}-{kind}] cases={len(results)} mismatches={n_bad}")
     assert not bad, f"{len(bad)} of {len(chosen)} cases differ from numpy:\n" + "\n".join(bad[:20])
 
 
@@ -1315,6 +1317,10 @@ def test_sweep(kind: str, x64: bool | None, known: str | None, full: bool) -> No
             part = [c for c in chosen if mode(c) == flag]
             results.update(run_cases(part, full, force=known is not None))
     bad = [m for m in results.values() if m is not None]
+    print(
+        f"\nPEER-SUMMARY numpy sweep[{kind}-{x64}-{known}] full={full}: "
+        f"cases={len(results)} mismatches={len(bad)}"
+    )
     if known is None:
         assert not bad, f"{len(bad)} of {len(chosen)} cases differ from numpy:\n" + "\n".join(
             bad[:40]
