@@ -73,6 +73,26 @@ def _scoped(n: object, x: object) -> object:
     return y * c
 
 
+def _custom_gradient(n: object, outer: object = 1.0) -> Callable[..., object]:
+    @jax.custom_gradient
+    def f(a: object, s: object) -> object:
+        e = n.exp(a) * outer  # a closed-over value of the enclosing trace
+        return e * s, lambda g: (g * e * 3.0, n.sum(g * a))
+
+    return f
+
+
+def _custom_gradient_grads(n: object, x: object) -> object:
+    f = _custom_gradient(n, x.sum())
+    loss = lambda a, s: n.sum(f(a, s) ** 2)  # noqa: E731
+    return f(x, 2.0), jax.grad(loss, argnums=(0, 1))(x, x[0]), jax.value_and_grad(loss)(x, 1.5)
+
+
+def _custom_gradient_bad_rule(n: object, x: object) -> object:
+    f = jax.custom_gradient(lambda a: (n.sin(a), lambda g: (g[:2],)))
+    return jax.grad(lambda a: n.sum(f(a)))(x)
+
+
 def _typeof(n: object, x: object) -> object:
     t = jax.typeof(x)
     return n.zeros(t.shape, t.dtype) + (2 if t.weak_type else 3), x * len(t.shape)
@@ -134,6 +154,15 @@ PROGRAMS: dict[str, Callable[[object, object], object]] = {
         jax.remat(lambda a, k: n.sum(n.sin(a) ** k), static_argnums=(1,))
     )(x, 3),
     "typeof": _typeof,
+    "custom_gradient": _custom_gradient_grads,
+    "custom_gradient no grad": lambda n, x: _custom_gradient(n)(x, x * 2),
+    "custom_gradient in vmap jacrev": lambda n, x: jax.vmap(
+        jax.jacrev(lambda r: _custom_gradient(n)(r, 0.5))
+    )(x.reshape(2, 3)),
+    "custom_gradient grad of grad": lambda n, x: jax.grad(
+        lambda a: n.sum(jax.grad(lambda b: n.sum(_custom_gradient(n)(b, b[1])))(a) * a)
+    )(x),
+    "custom_gradient bad rule": _custom_gradient_bad_rule,
     "pmap": lambda n, x: jax.pmap(lambda r: n.sin(r) * 2)(x[None]),
     "pmap psum axis_index": lambda n, x: jax.pmap(
         lambda r: (
@@ -165,6 +194,7 @@ USES = {
     "odeint": ["experimental.ode.odeint"],
     "checkpoint_name": ["ad_checkpoint.checkpoint_name", "checkpoint", "remat"],
     "typeof": ["typeof"],
+    "custom_gradient": ["custom_gradient"],
     "pmap": ["pmap"],
     "named_scope": ["named_scope", "default_device", "ensure_compile_time_eval"],
     "named_call": ["named_call"],
@@ -346,8 +376,6 @@ ELSEWHERE = {
 # Left, with the reason: inside a trace these raise ForeignFunctionError (checked below
 # for those that take a traced value).
 LEFT = {
-    "custom_gradient": "its function returns the vjp as a Python closure, which can be neither "
-    "a traced output nor a residual; use jax.custom_vjp (supported)",
     "closure_convert": "hoists closed-over jax tracers out of jax's trace of the function; "
     "weaktrace captures closures itself, and the converted function would need jax tracers",
     "make_jaxpr": "introspection: there is no jaxpr of a function of weaktrace values; print "
@@ -371,7 +399,6 @@ LEFT = {
     "fwd_and_bwd": "experimental split of vjp into two functions; use jax.vjp (supported)",
 }
 LEFT_PROGRAMS = {
-    "custom_gradient": lambda x: jax.custom_gradient(lambda a: (a * 2, lambda g: (g * 3,)))(x),
     "closure_convert": lambda x: jax.closure_convert(lambda a: a * x, x)[0](x),
     "make_jaxpr": lambda x: jax.make_jaxpr(lambda a: a * 2)(x),
     "experimental.checkify.checkify": lambda x: jax.experimental.checkify.checkify(
