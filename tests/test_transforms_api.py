@@ -372,6 +372,10 @@ ELSEWHERE = {
     "debug.print",
     "debug.callback",
     "flatten_util.ravel_pytree",
+    # tests/test_transforms_checkify.py
+    "experimental.checkify.checkify",
+    "experimental.checkify.check",
+    "experimental.checkify.check_error",
 }
 # Left, with the reason: inside a trace these raise ForeignFunctionError (checked below
 # for those that take a traced value).
@@ -393,17 +397,11 @@ LEFT = {
     "free_ref": "mutable array refs (experimental)",
     "freeze": "mutable array refs (experimental)",
     "ds": "a dynamic-slice index for refs (experimental)",
-    "experimental.checkify.checkify": "jax's Error pytree carries error codes numbered per jax "
-    "trace in its structure: the program's lowering traces again, so the codes would not match "
-    "the Error built when weaktrace traced (wrong messages)",
     "fwd_and_bwd": "experimental split of vjp into two functions; use jax.vjp (supported)",
 }
 LEFT_PROGRAMS = {
     "closure_convert": lambda x: jax.closure_convert(lambda a: a * x, x)[0](x),
     "make_jaxpr": lambda x: jax.make_jaxpr(lambda a: a * 2)(x),
-    "experimental.checkify.checkify": lambda x: jax.experimental.checkify.checkify(
-        lambda a: a[wnp.argmax(a) + 5], errors=jax.experimental.checkify.index_checks
-    )(x),
 }
 # jax.lax helpers weaktrace.lax does not mirror (called inside a trace on traced values,
 # they raise ForeignFunctionError).

@@ -21,6 +21,7 @@ import jax
 import numpy as np
 
 from weaktrace.core.operands import operand
+from weaktrace.core.primitives_transform import DebugCall, debug_p
 from weaktrace.core.program import make_program
 from weaktrace.core.source import users_frame
 from weaktrace.core.trace import Builder, current
@@ -87,8 +88,104 @@ def _bind_custom_gradient(b: Builder, fun: Callable[..., Any], args: tuple[Any, 
                           (args, kwargs, ct_specs), {}, (2,))  # fmt: skip
 
 
+def _wrap_checkify() -> None:
+    """``checkify.checkify(f, errors)(*args)`` inside a trace: `f` traced by weaktrace; jax's
+    checkify of it when the program lowers, which instruments the jax operations the
+    program lowers to (index, NaN, division checks) and the ``checkify.check`` calls
+    recorded in it. The returned Error is jax's: its pytree structure names each error by
+    a code jax numbers anew at every trace, so the codes of the lowered program's Error
+    are mapped back to those of the Error built when weaktrace traced it (both number the
+    same checks in the same order), whose structure the traced program returns."""
+    from jax.experimental import checkify as ck
+
+    original = ORIGINAL["experimental.checkify.checkify"] = ck.checkify
+    check = ORIGINAL["experimental.checkify.check"] = ck.check
+    check_error = ORIGINAL["experimental.checkify.check_error"] = ck.check_error
+
+    @functools.wraps(original)
+    def checkify(f: Callable[..., Any], errors: Any = ck.user_checks) -> Any:
+        transformed = original(f, errors)
+        if not users_frame(sys._getframe(1)):
+            return transformed
+
+        @functools.wraps(transformed)
+        def call(*args: Any, **kwargs: Any) -> Any:
+            if not isinstance(current(), Builder) or _jax_values((args, kwargs)):
+                return transformed(*_eager_values(args), **_eager_values(kwargs))
+            reference: list[Any] = []  # the Error of the first complete trace
+
+            def apply(fn: Callable[..., Any], *a: Any, **k: Any) -> Any:
+                err, out = original(fn, errors)(*a, **k)
+                return _renumbered(err, reference), out
+
+            names = sorted(e.__name__ for e in errors)
+            return bind_transform("checkify", {"errors": names}, apply, f, args, kwargs)
+
+        return call
+
+    @functools.wraps(check)
+    def checked(pred: Any, msg: str, *fmt_args: Any, **fmt_kwargs: Any) -> None:
+        tree = (pred, fmt_args, fmt_kwargs)
+        if not _inside(sys._getframe(1), tree):
+            return check(*_eager_values((pred, msg, *fmt_args)), **_eager_values(fmt_kwargs))
+        _record("checkify.check", lambda m, p, *a, **k: check(p, m, *a, **k), msg,
+                (pred, *fmt_args), fmt_kwargs)  # fmt: skip
+        return None
+
+    @functools.wraps(check_error)
+    def checked_error(error: Any) -> None:
+        if not _inside(sys._getframe(1), error):
+            return check_error(_eager_values(error))
+        _record("checkify.check_error", lambda _, e: check_error(e), None, (error,), {})
+        return None
+
+    throw = ORIGINAL["experimental.checkify.Error.throw"] = ck.Error.throw
+
+    @functools.wraps(throw)
+    def thrown(self: Any) -> None:  # err.throw(): check_error(err), as jax's
+        if not _inside(sys._getframe(1), self):
+            return throw(_eager_values(self))
+        _record("checkify.check_error", lambda _, e: throw(e), None, (self,), {})
+        return None
+
+    ck.checkify, ck.check, ck.check_error = checkify, checked, checked_error
+    ck.Error.throw = thrown  # type: ignore[method-assign]
+
+
+def _inside(frame: Any, tree: Any) -> bool:
+    return isinstance(current(), Builder) and users_frame(frame) and not _jax_values(tree)
+
+
+def _record(name: str, function: Callable[..., Any], first: Any, args: tuple[Any, ...],
+            kwargs: dict[str, Any]) -> None:  # fmt: skip
+    """An equation with no outputs calling `function` on the values when the program runs."""
+    b = current()
+    assert isinstance(b, Builder)
+    leaves, tree = jax.tree_util.tree_flatten((args, kwargs))
+    call = DebugCall(name, function, first, tree, {})
+    b.emit_n(debug_p, tuple(operand(x, b) for x in leaves), {"call": call})
+
+
+def _renumbered(err: Any, reference: list[Any]) -> Any:
+    """`err` with the codes and messages of `reference`'s Error (the first one seen)."""
+    codes = sorted(err._metadata)
+    if not reference:
+        reference.append((codes, err._metadata))
+        return err
+    ref_codes, ref_metadata = reference[0]
+    if len(codes) != len(ref_codes):  # pragma: no cover - the same program checked again
+        raise AssertionError(f"checkify numbered {len(codes)} checks, traced {len(ref_codes)}")
+    renumbered = {}
+    for effect, code in err._code.items():
+        for new, old in zip(codes, ref_codes, strict=True):
+            code = jax.numpy.where(code == new, jax.numpy.asarray(old, code.dtype), code)
+        renumbered[effect] = code
+    return err._replace(_code=renumbered, _metadata=ref_metadata)
+
+
 def install() -> None:
     """Wrap these jax functions (once)."""
     if "custom_gradient" in ORIGINAL:
         return
     _wrap_custom_gradient()
+    _wrap_checkify()
