@@ -93,6 +93,30 @@ def _custom_gradient_bad_rule(n: object, x: object) -> object:
     return jax.grad(lambda a: n.sum(f(a)))(x)
 
 
+@functools.partial(jax.custom_vjp, nondiff_argnums=(0,))
+def _doubled_vjp(f: Callable[..., object], x: object, *consts: object) -> object:
+    return f(x, *consts)
+
+
+def _doubled_fwd(f: Callable[..., object], x: object, *consts: object) -> object:
+    return f(x, *consts), (x, consts)
+
+
+def _doubled_bwd(f: Callable[..., object], res: tuple, g: object) -> tuple:
+    x, consts = res
+    return tuple(t * 2 for t in jax.vjp(f, x, *consts)[1](g))
+
+
+_doubled_vjp.defvjp(_doubled_fwd, _doubled_bwd)
+
+
+def _closure_convert(n: object, x: object) -> object:
+    w, c = n.cos(x) * 3, n.ones(6) * 0.5
+    conv, consts = jax.closure_convert(lambda a: n.sin(a * w) * c + np.float32(2), x)
+    loss = lambda a, w2: n.sum(_doubled_vjp(conv, a, *consts) * w2)  # noqa: E731
+    return len(consts), conv(x, *consts), jax.grad(loss, argnums=(0, 1))(x, w)
+
+
 def _typeof(n: object, x: object) -> object:
     t = jax.typeof(x)
     return n.zeros(t.shape, t.dtype) + (2 if t.weak_type else 3), x * len(t.shape)
@@ -155,6 +179,21 @@ PROGRAMS: dict[str, Callable[[object, object], object]] = {
     )(x, 3),
     "typeof": _typeof,
     "custom_gradient": _custom_gradient_grads,
+    "closure_convert custom_vjp": _closure_convert,
+    "closure_convert pytree": lambda n, x: (
+        lambda cc: (len(cc[1]), cc[0]({"a": x[:2], "b": [x]}, *cc[1]))
+    )(
+        jax.closure_convert(
+            lambda d: n.sum(d["a"] * x[3]) + d["b"][0] * x[1:].sum(), {"a": x[2:4], "b": [x * 2]}
+        )
+    ),
+    "closure_convert other consts": lambda n, x: (
+        lambda cc: cc[0](x[::-1], *(c * 2 for c in cc[1]))
+    )(jax.closure_convert(lambda a: a * x.max() + x.min(), x)),
+    "closure_convert in vmap": lambda n, x: jax.vmap(
+        lambda r: (lambda cc: cc[0](r, *cc[1]))(jax.closure_convert(lambda a: a * r.sum(), r))
+    )(x.reshape(2, 3)),
+    "closure_convert wrong tree": lambda n, x: jax.closure_convert(lambda a: a * x, x)[0]((x,), x),
     "custom_gradient no grad": lambda n, x: _custom_gradient(n)(x, x * 2),
     "custom_gradient in vmap jacrev": lambda n, x: jax.vmap(
         jax.jacrev(lambda r: _custom_gradient(n)(r, 0.5))
@@ -195,6 +234,7 @@ USES = {
     "checkpoint_name": ["ad_checkpoint.checkpoint_name", "checkpoint", "remat"],
     "typeof": ["typeof"],
     "custom_gradient": ["custom_gradient"],
+    "closure_convert": ["closure_convert"],
     "pmap": ["pmap"],
     "named_scope": ["named_scope", "default_device", "ensure_compile_time_eval"],
     "named_call": ["named_call"],
@@ -380,8 +420,6 @@ ELSEWHERE = {
 # Left, with the reason: inside a trace these raise ForeignFunctionError (checked below
 # for those that take a traced value).
 LEFT = {
-    "closure_convert": "hoists closed-over jax tracers out of jax's trace of the function; "
-    "weaktrace captures closures itself, and the converted function would need jax tracers",
     "make_jaxpr": "introspection: there is no jaxpr of a function of weaktrace values; print "
     "the weaktrace program (wt.trace(f).trace(x).program) instead",
     "shard_map": "needs a device mesh and shardings, which weaktrace does not model",
@@ -400,7 +438,6 @@ LEFT = {
     "fwd_and_bwd": "experimental split of vjp into two functions; use jax.vjp (supported)",
 }
 LEFT_PROGRAMS = {
-    "closure_convert": lambda x: jax.closure_convert(lambda a: a * x, x)[0](x),
     "make_jaxpr": lambda x: jax.make_jaxpr(lambda a: a * 2)(x),
 }
 # jax.lax helpers weaktrace.lax does not mirror (called inside a trace on traced values,
@@ -454,3 +491,25 @@ def test_every_public_jax_callable_is_decided() -> None:
 def test_left_api_raises_a_named_error(name: str) -> None:
     with pytest.raises(wt.ForeignFunctionError):
         wt.trace(LEFT_PROGRAMS[name])(np.ones(3, "float32"))
+
+
+def test_closure_convert_of_a_closure_over_a_traced_int() -> None:
+    """jax does not hoist a closed-over integer tracer: inside the trace the converted
+    function still computes with it (as jax's); in a custom_vjp rule, run on jax's values
+    when the program lowers, it cannot, and says so (ClosureConversionError)."""
+
+    def program(n: object, in_rule: bool) -> Callable[[object], object]:
+        def f(x: object) -> object:
+            k = (x > 0.5).sum()
+            conv, consts = jax.closure_convert(lambda a: a * x[0] + k, x)
+            if in_rule:
+                return jax.grad(lambda a: n.sum(_doubled_vjp(conv, a, *consts)))(x)
+            return len(consts), conv(x * 2, *consts)
+
+        return f
+
+    x = np.linspace(0.1, 1.3, 6).astype("float32")
+    _check(program(wnp, False), program(jnp, False), x)
+    jax.jit(program(jnp, True))(x)  # jax computes it
+    with pytest.raises(wt.ClosureConversionError, match="integer or boolean"):
+        wt.trace(program(wnp, True))(x)

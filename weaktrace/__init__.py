@@ -9,6 +9,7 @@ from weaktrace.dtypes import Lattice, Policy, policy, promote_types, promotion_t
 from weaktrace.errors import (
     ArgumentOverflowError,
     CarryTypeError,
+    ClosureConversionError,
     ConcretizationError,
     EmptyAxisGatherError,
     ForeignFunctionError,
@@ -56,6 +57,7 @@ __all__ = [
     "AbstractValue",
     "ArgumentOverflowError",
     "CarryTypeError",
+    "ClosureConversionError",
     "Comparison",
     "ConcretizationError",
     "EmptyAxisGatherError",

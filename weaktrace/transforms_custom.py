@@ -1,4 +1,5 @@
-"""``jax.custom_gradient`` and ``jax.closure_convert`` called inside a weaktrace trace.
+"""``jax.custom_gradient``, ``jax.closure_convert`` and ``jax.experimental.checkify``
+called inside a weaktrace trace (each raised ForeignFunctionError).
 
 ``jax.custom_gradient(fun)``: `fun` returns the value and its vjp as a Python closure over
 the forward pass. jax builds a ``custom_vjp`` whose rules are its own functions, which
@@ -8,6 +9,10 @@ sub-program giving both the value and ``vjp(cotangent)``; when the program lower
 ``custom_gradient`` is applied to a function of jax's values whose vjp is that
 sub-program at the real cotangent (the forward pass is recomputed there, as under
 ``jax.checkpoint``): jax's checks and its gradients' dtypes apply.
+
+``closure_convert`` and ``checkify`` are described at their wrappers (`_wrap_closure_convert`,
+`_wrap_checkify`). As in `weaktrace.transforms_calls`, a name bound by ``from ... import``
+before weaktrace is imported stays jax's (the ForeignFunctionError then says so).
 """
 
 from __future__ import annotations
@@ -21,10 +26,12 @@ import jax
 import numpy as np
 
 from weaktrace.core.operands import operand
-from weaktrace.core.primitives_transform import DebugCall, debug_p
+from weaktrace.core.primitives_transform import DebugCall, Transform, debug_p, transform_p
 from weaktrace.core.program import make_program
 from weaktrace.core.source import users_frame
 from weaktrace.core.trace import Builder, current
+from weaktrace.errors import ClosureConversionError
+from weaktrace.lowering.evaluate import runner
 from weaktrace.lowering.rules import convert
 from weaktrace.lowering.stages import spec
 from weaktrace.transforms import ORIGINAL, _eager_values, _jax_values, bind_transform
@@ -183,9 +190,78 @@ def _renumbered(err: Any, reference: list[Any]) -> Any:
     return err._replace(_code=renumbered, _metadata=ref_metadata)
 
 
+def _wrap_closure_convert() -> None:
+    """``converted, consts = jax.closure_convert(fun, *example_args)`` inside a trace:
+    `fun` traced by weaktrace at the examples' types; the traced values it closes over
+    that a derivative could perturb (inexact ones, as jax's choice) are hoisted into
+    `consts`. ``converted(*args, *consts)`` is `fun` with those values replaced: inside
+    the trace it records the sub-program; on jax's values (a custom_vjp rule running
+    when the program lowers) it evaluates it on them."""
+    original = ORIGINAL["closure_convert"] = jax.closure_convert
+
+    @functools.wraps(original)
+    def closure_convert(fun: Callable[..., Any], *example_args: Any) -> Any:
+        b = current()
+        if not isinstance(b, Builder) or not users_frame(sys._getframe(1)):
+            return original(fun, *_eager_values(example_args))
+        leaves, in_tree = jax.tree_util.tree_flatten(example_args)
+        avals = [operand(x, b).aval for x in leaves]
+        made = make_program(_flat(fun, in_tree), avals, b.policy, nested=True)
+        caps = made.captures
+        hoist = [jax.numpy.issubdtype(spec(t.aval, b.policy).dtype, jax.numpy.inexact)
+                 for t in caps]  # fmt: skip
+        consts = [t for t, h in zip(caps, hoist, strict=True) if h]
+        return _converted(made, in_tree, avals, hoist, b.policy), consts
+
+    jax.closure_convert = closure_convert
+
+
+def _flat(fun: Callable[..., Any], in_tree: Any) -> Callable[..., Any]:
+    return lambda *leaves: fun(*jax.tree_util.tree_unflatten(in_tree, leaves))
+
+
+def _converted(made: Any, in_tree: Any, avals: list[Any], hoist: list[bool],
+               policy: Any) -> Callable[..., Any]:  # fmt: skip
+    n_consts = sum(hoist)
+
+    def converted(*args_consts: Any) -> Any:
+        split = len(args_consts) - n_consts
+        args, consts = args_consts[:split], list(args_consts[split:])
+        leaves, tree = jax.tree_util.tree_flatten(tuple(args))
+        if tree != in_tree:
+            raise TypeError(
+                "The inputs to the closure produced by closure_convert must have the same "
+                "Pytree structure as the example arguments passed when closure_convert was "
+                f"called. Expected {in_tree}, but got {tree}"
+            )
+        it = iter(consts)
+        caps = [next(it) if h else t for t, h in zip(made.captures, hoist, strict=True)]
+        b = current()
+        if isinstance(b, Builder) and not _jax_values(args_consts):
+            call_tree = jax.tree_util.tree_structure((tuple(args), {}))
+            transform = Transform("closure_convert", {}, lambda fn, *a: fn(*a), call_tree,
+                                  call_tree, made.out_tree, made.out_tree,
+                                  made.out_avals)  # fmt: skip
+            params = {"program": made.program, "transform": transform, "n_captures": len(caps)}
+            ops = tuple(operand(x, b) for x in (*caps, *leaves))
+            return jax.tree_util.tree_unflatten(made.out_tree, b.emit_n(transform_p, ops, params))
+        if len(caps) > n_consts:
+            raise ClosureConversionError(
+                "the function given to jax.closure_convert inside weaktrace.trace closes over "
+                "traced integer or boolean values, which jax does not hoist into its consts; "
+                "weaktrace cannot evaluate it on jax's values (in a custom_vjp rule). Pass "
+                "them as arguments instead."
+            )
+        outs = runner(policy)(made.program, (*consts, *leaves))
+        return jax.tree_util.tree_unflatten(made.out_tree, outs)
+
+    return converted
+
+
 def install() -> None:
     """Wrap these jax functions (once)."""
     if "custom_gradient" in ORIGINAL:
         return
     _wrap_custom_gradient()
     _wrap_checkify()
+    _wrap_closure_convert()
