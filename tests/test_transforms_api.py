@@ -88,6 +88,16 @@ def _custom_gradient_grads(n: object, x: object) -> object:
     return f(x, 2.0), jax.grad(loss, argnums=(0, 1))(x, x[0]), jax.value_and_grad(loss)(x, 1.5)
 
 
+def _custom_gradient_pytree_int(n: object, x: object) -> object:
+    @jax.custom_gradient
+    def f(a: object, k: object) -> object:
+        out = (a * k, {"s": a.sum(), "i": (a > 0.5).astype("int32")})
+        return out, lambda ct: (ct[0] * k + ct[1]["s"], None)
+
+    loss = lambda b: n.sum(f(b, 3)[0]) + f(b, 2)[1]["s"] ** 2  # noqa: E731
+    return f(x, 3), jax.grad(loss)(x)
+
+
 def _custom_gradient_bad_rule(n: object, x: object) -> object:
     f = jax.custom_gradient(lambda a: (n.sin(a), lambda g: (g[:2],)))
     return jax.grad(lambda a: n.sum(f(a)))(x)
@@ -202,6 +212,7 @@ PROGRAMS: dict[str, Callable[[object, object], object]] = {
         lambda a: n.sum(jax.grad(lambda b: n.sum(_custom_gradient(n)(b, b[1])))(a) * a)
     )(x),
     "custom_gradient bad rule": _custom_gradient_bad_rule,
+    "custom_gradient pytree int": _custom_gradient_pytree_int,
     "pmap": lambda n, x: jax.pmap(lambda r: n.sin(r) * 2)(x[None]),
     "pmap psum axis_index": lambda n, x: jax.pmap(
         lambda r: (
