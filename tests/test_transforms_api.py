@@ -73,6 +73,60 @@ def _scoped(n: object, x: object) -> object:
     return y * c
 
 
+def _custom_gradient(n: object, outer: object = 1.0) -> Callable[..., object]:
+    @jax.custom_gradient
+    def f(a: object, s: object) -> object:
+        e = n.exp(a) * outer  # a closed-over value of the enclosing trace
+        return e * s, lambda g: (g * e * 3.0, n.sum(g * a))
+
+    return f
+
+
+def _custom_gradient_grads(n: object, x: object) -> object:
+    f = _custom_gradient(n, x.sum())
+    loss = lambda a, s: n.sum(f(a, s) ** 2)  # noqa: E731
+    return f(x, 2.0), jax.grad(loss, argnums=(0, 1))(x, x[0]), jax.value_and_grad(loss)(x, 1.5)
+
+
+def _custom_gradient_pytree_int(n: object, x: object) -> object:
+    @jax.custom_gradient
+    def f(a: object, k: object) -> object:
+        out = (a * k, {"s": a.sum(), "i": (a > 0.5).astype("int32")})
+        return out, lambda ct: (ct[0] * k + ct[1]["s"], None)
+
+    loss = lambda b: n.sum(f(b, 3)[0]) + f(b, 2)[1]["s"] ** 2  # noqa: E731
+    return f(x, 3), jax.grad(loss)(x)
+
+
+def _custom_gradient_bad_rule(n: object, x: object) -> object:
+    f = jax.custom_gradient(lambda a: (n.sin(a), lambda g: (g[:2],)))
+    return jax.grad(lambda a: n.sum(f(a)))(x)
+
+
+@functools.partial(jax.custom_vjp, nondiff_argnums=(0,))
+def _doubled_vjp(f: Callable[..., object], x: object, *consts: object) -> object:
+    return f(x, *consts)
+
+
+def _doubled_fwd(f: Callable[..., object], x: object, *consts: object) -> object:
+    return f(x, *consts), (x, consts)
+
+
+def _doubled_bwd(f: Callable[..., object], res: tuple, g: object) -> tuple:
+    x, consts = res
+    return tuple(t * 2 for t in jax.vjp(f, x, *consts)[1](g))
+
+
+_doubled_vjp.defvjp(_doubled_fwd, _doubled_bwd)
+
+
+def _closure_convert(n: object, x: object) -> object:
+    w, c = n.cos(x) * 3, n.ones(6) * 0.5
+    conv, consts = jax.closure_convert(lambda a: n.sin(a * w) * c + np.float32(2), x)
+    loss = lambda a, w2: n.sum(_doubled_vjp(conv, a, *consts) * w2)  # noqa: E731
+    return len(consts), conv(x, *consts), jax.grad(loss, argnums=(0, 1))(x, w)
+
+
 def _typeof(n: object, x: object) -> object:
     t = jax.typeof(x)
     return n.zeros(t.shape, t.dtype) + (2 if t.weak_type else 3), x * len(t.shape)
@@ -134,6 +188,31 @@ PROGRAMS: dict[str, Callable[[object, object], object]] = {
         jax.remat(lambda a, k: n.sum(n.sin(a) ** k), static_argnums=(1,))
     )(x, 3),
     "typeof": _typeof,
+    "custom_gradient": _custom_gradient_grads,
+    "closure_convert custom_vjp": _closure_convert,
+    "closure_convert pytree": lambda n, x: (
+        lambda cc: (len(cc[1]), cc[0]({"a": x[:2], "b": [x]}, *cc[1]))
+    )(
+        jax.closure_convert(
+            lambda d: n.sum(d["a"] * x[3]) + d["b"][0] * x[1:].sum(), {"a": x[2:4], "b": [x * 2]}
+        )
+    ),
+    "closure_convert other consts": lambda n, x: (
+        lambda cc: cc[0](x[::-1], *(c * 2 for c in cc[1]))
+    )(jax.closure_convert(lambda a: a * x.max() + x.min(), x)),
+    "closure_convert in vmap": lambda n, x: jax.vmap(
+        lambda r: (lambda cc: cc[0](r, *cc[1]))(jax.closure_convert(lambda a: a * r.sum(), r))
+    )(x.reshape(2, 3)),
+    "closure_convert wrong tree": lambda n, x: jax.closure_convert(lambda a: a * x, x)[0]((x,), x),
+    "custom_gradient no grad": lambda n, x: _custom_gradient(n)(x, x * 2),
+    "custom_gradient in vmap jacrev": lambda n, x: jax.vmap(
+        jax.jacrev(lambda r: _custom_gradient(n)(r, 0.5))
+    )(x.reshape(2, 3)),
+    "custom_gradient grad of grad": lambda n, x: jax.grad(
+        lambda a: n.sum(jax.grad(lambda b: n.sum(_custom_gradient(n)(b, b[1])))(a) * a)
+    )(x),
+    "custom_gradient bad rule": _custom_gradient_bad_rule,
+    "custom_gradient pytree int": _custom_gradient_pytree_int,
     "pmap": lambda n, x: jax.pmap(lambda r: n.sin(r) * 2)(x[None]),
     "pmap psum axis_index": lambda n, x: jax.pmap(
         lambda r: (
@@ -165,6 +244,8 @@ USES = {
     "odeint": ["experimental.ode.odeint"],
     "checkpoint_name": ["ad_checkpoint.checkpoint_name", "checkpoint", "remat"],
     "typeof": ["typeof"],
+    "custom_gradient": ["custom_gradient"],
+    "closure_convert": ["closure_convert"],
     "pmap": ["pmap"],
     "named_scope": ["named_scope", "default_device", "ensure_compile_time_eval"],
     "named_call": ["named_call"],
@@ -342,14 +423,14 @@ ELSEWHERE = {
     "debug.print",
     "debug.callback",
     "flatten_util.ravel_pytree",
+    # tests/test_transforms_checkify.py
+    "experimental.checkify.checkify",
+    "experimental.checkify.check",
+    "experimental.checkify.check_error",
 }
 # Left, with the reason: inside a trace these raise ForeignFunctionError (checked below
 # for those that take a traced value).
 LEFT = {
-    "custom_gradient": "its function returns the vjp as a Python closure, which can be neither "
-    "a traced output nor a residual; use jax.custom_vjp (supported)",
-    "closure_convert": "hoists closed-over jax tracers out of jax's trace of the function; "
-    "weaktrace captures closures itself, and the converted function would need jax tracers",
     "make_jaxpr": "introspection: there is no jaxpr of a function of weaktrace values; print "
     "the weaktrace program (wt.trace(f).trace(x).program) instead",
     "shard_map": "needs a device mesh and shardings, which weaktrace does not model",
@@ -365,18 +446,10 @@ LEFT = {
     "free_ref": "mutable array refs (experimental)",
     "freeze": "mutable array refs (experimental)",
     "ds": "a dynamic-slice index for refs (experimental)",
-    "experimental.checkify.checkify": "jax's Error pytree carries error codes numbered per jax "
-    "trace in its structure: the program's lowering traces again, so the codes would not match "
-    "the Error built when weaktrace traced (wrong messages)",
     "fwd_and_bwd": "experimental split of vjp into two functions; use jax.vjp (supported)",
 }
 LEFT_PROGRAMS = {
-    "custom_gradient": lambda x: jax.custom_gradient(lambda a: (a * 2, lambda g: (g * 3,)))(x),
-    "closure_convert": lambda x: jax.closure_convert(lambda a: a * x, x)[0](x),
     "make_jaxpr": lambda x: jax.make_jaxpr(lambda a: a * 2)(x),
-    "experimental.checkify.checkify": lambda x: jax.experimental.checkify.checkify(
-        lambda a: a[wnp.argmax(a) + 5], errors=jax.experimental.checkify.index_checks
-    )(x),
 }
 # jax.lax helpers weaktrace.lax does not mirror (called inside a trace on traced values,
 # they raise ForeignFunctionError).
@@ -429,3 +502,25 @@ def test_every_public_jax_callable_is_decided() -> None:
 def test_left_api_raises_a_named_error(name: str) -> None:
     with pytest.raises(wt.ForeignFunctionError):
         wt.trace(LEFT_PROGRAMS[name])(np.ones(3, "float32"))
+
+
+def test_closure_convert_of_a_closure_over_a_traced_int() -> None:
+    """jax does not hoist a closed-over integer tracer: inside the trace the converted
+    function still computes with it (as jax's); in a custom_vjp rule, run on jax's values
+    when the program lowers, it cannot, and says so (ClosureConversionError)."""
+
+    def program(n: object, in_rule: bool) -> Callable[[object], object]:
+        def f(x: object) -> object:
+            k = (x > 0.5).sum()
+            conv, consts = jax.closure_convert(lambda a: a * x[0] + k, x)
+            if in_rule:
+                return jax.grad(lambda a: n.sum(_doubled_vjp(conv, a, *consts)))(x)
+            return len(consts), conv(x * 2, *consts)
+
+        return f
+
+    x = np.linspace(0.1, 1.3, 6).astype("float32")
+    _check(program(wnp, False), program(jnp, False), x)
+    jax.jit(program(jnp, True))(x)  # jax computes it
+    with pytest.raises(wt.ClosureConversionError, match="integer or boolean"):
+        wt.trace(program(wnp, True))(x)

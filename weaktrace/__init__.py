@@ -10,6 +10,7 @@ from weaktrace.errors import (
     ArgumentOverflowError,
     AxisError,
     CarryTypeError,
+    ClosureConversionError,
     ConcretizationError,
     EmptyAxisGatherError,
     ForeignFunctionError,
@@ -45,9 +46,11 @@ from weaktrace.ir import (
 from weaktrace.lint import Finding, LintReport, lint
 from weaktrace.transforms import install as _install_transforms
 from weaktrace.transforms_calls import install as _install_calls
+from weaktrace.transforms_custom import install as _install_custom
 
 _install_transforms()  # jax.grad, jax.vmap, ... inside a trace (see weaktrace.transforms)
 _install_calls()  # jax.device_put, pure_callback, linearize, ... (see weaktrace.transforms_calls)
+_install_custom()  # jax.custom_gradient, closure_convert, checkify (weaktrace.transforms_custom)
 
 __version__ = "0.1.0"
 
@@ -56,6 +59,7 @@ __all__ = [
     "ArgumentOverflowError",
     "AxisError",
     "CarryTypeError",
+    "ClosureConversionError",
     "Comparison",
     "ConcretizationError",
     "EmptyAxisGatherError",

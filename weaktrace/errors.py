@@ -172,3 +172,9 @@ class SliceStepError(WeaktraceError, ValueError):
 class ForeignFunctionError(WeaktraceError, TypeError):
     """A numpy or jax function was handed a weaktrace value inside a trace; the
     message names the weaktrace mirror to call instead."""
+
+
+class ClosureConversionError(WeaktraceError, NotImplementedError):
+    """A function closure-converted inside a trace (``jax.closure_convert``) that closes
+    over traced integer or boolean values (which jax does not hoist) was called on jax's
+    values, where those values do not exist."""

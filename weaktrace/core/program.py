@@ -6,6 +6,8 @@ branches, traced inside an enclosing trace) and by lint.
 
 from __future__ import annotations
 
+import inspect
+import linecache
 import os
 import re
 import traceback
@@ -82,28 +84,79 @@ _WEAKTRACE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + o
 def foreign_call(err: BaseException) -> ForeignFunctionError | None:
     """jax's error for a weaktrace tracer handed to a jax function, as a named error
     naming the call and the weaktrace mirror to use (None: another error)."""
-    if "__jax_array__" not in str(err) and "Tracer<" not in str(err):
+    text = str(err)
+    if "__jax_array__" not in text and "Tracer<" not in text and _JAX_ARRAY not in text:
         return None
-    frames = traceback.extract_tb(err.__traceback__)
-    jax_dir = f"{os.sep}jax{os.sep}"
     user = [
-        f for f in frames if not f.filename.startswith(_WEAKTRACE_DIR) and jax_dir not in f.filename
+        (frame, lineno)
+        for frame, lineno in traceback.walk_tb(err.__traceback__)
+        if not _in_library(frame.f_code.co_filename)
     ]
     if not user:
         return None
-    where = user[-1]
-    found = _CALL.search(where.line or "")
-    if found is None:
-        hint = "the weaktrace mirror (weaktrace.numpy for jax.numpy, weaktrace.lax for jax.lax)"
-    else:
-        family = found.group(1).removeprefix("jax.")
-        family = family if family.endswith("linalg") else family.rsplit(".", 1)[-1]
-        hint = f"{_MIRRORS.get(family, 'weaktrace.numpy')}.{found.group(2)}"
+    frame, lineno = user[-1]
+    line = linecache.getline(frame.f_code.co_filename, lineno).strip()
+    hint = _bound_name_hint(frame, line)
+    if hint is None:
+        found = _CALL.search(line)
+        if found is None:
+            hint = "the weaktrace mirror (weaktrace.numpy for jax.numpy, weaktrace.lax for jax.lax)"
+        else:
+            family = found.group(1).removeprefix("jax.")
+            family = family if family.endswith("linalg") else family.rsplit(".", 1)[-1]
+            hint = f"{_MIRRORS.get(family, 'weaktrace.numpy')}.{found.group(2)}"
+        hint = f"Call {hint} instead."
     return ForeignFunctionError(
-        f"{where.filename}:{where.lineno}: `{(where.line or '').strip()}` hands a weaktrace "
-        f"value (a traced array) to a jax or numpy function, which cannot compute on it. "
-        f"Call {hint} instead."
+        f"{frame.f_code.co_filename}:{lineno}: `{line}` hands a weaktrace value (a traced "
+        f"array) to a jax or numpy function, which cannot compute on it. {hint}"
     )
+
+
+_JAX_ARRAY = "a jax function was given a weaktrace value"  # a tracer's __jax_array__
+_JAX_DIR = os.path.dirname(os.path.abspath(jax.__file__)) + os.sep
+# jax's namespaces weaktrace mirrors under the same path (jax.nn -> weaktrace.nn).
+_NAMESPACES = ("numpy", "lax", "nn", "random", "scipy.special", "scipy.linalg", "numpy.linalg",
+               "numpy.fft", "scipy.stats.norm", "scipy.signal", "image")  # fmt: skip
+
+
+def _in_library(filename: str) -> bool:
+    return filename.startswith(_WEAKTRACE_DIR) or f"{os.sep}jax{os.sep}" in filename
+
+
+def _bound_name_hint(frame: Any, line: str) -> str | None:
+    """What to do about a name called in the user's `line` that is bound to a jax
+    function itself (``from jax.nn import relu``; ``from jax import grad`` run before
+    weaktrace was imported, so it is jax's grad, not the one weaktrace wraps)."""
+    import importlib
+    import sys
+
+    transforms = sys.modules.get("weaktrace.transforms")
+    originals = getattr(transforms, "ORIGINAL", {})
+    for called in re.findall(r"(?<![\w.])([A-Za-z_]\w*)\s*\(", line):
+        obj = frame.f_locals.get(called, frame.f_globals.get(called))
+        if obj is None or not callable(obj):
+            continue
+        for jax_name, original in originals.items():
+            if obj is original:
+                return (
+                    f"`{called}` is jax.{jax_name} as it was before weaktrace was imported "
+                    f"(`from ... import {jax_name.rsplit('.', 1)[-1]}` ran before `import "
+                    f"weaktrace`): weaktrace makes jax.{jax_name} work on traced values when "
+                    f"it is imported. Import weaktrace first, or call jax.{jax_name}."
+                )
+        code = getattr(inspect.unwrap(obj), "__code__", None)
+        if code is None or not code.co_filename.startswith(_JAX_DIR):
+            continue
+        for space in _NAMESPACES:
+            try:
+                jax_space = importlib.import_module(f"jax.{space}")
+                ours = importlib.import_module(f"weaktrace.{space}")
+            except ImportError:
+                continue
+            if getattr(jax_space, called, None) is obj and hasattr(ours, called):
+                mirror = f"weaktrace.{space}.{called}"
+                return f"`{called}` is jax.{space}.{called}: call {mirror} instead."
+    return None
 
 
 def output(o: Any, b: Builder) -> Tracer:

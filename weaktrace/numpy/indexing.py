@@ -361,8 +361,16 @@ def _basic(b: Context, x: Tracer, entries: list[Entry]) -> Tracer:
     for e in entries:
         if e[0] in ("int", "array") and shape[e[2][0]] == 0:
             raise IndexingError(f"index is out of bounds for axis {e[2][0]} with size 0")
-    x, squeeze = _slices(x, entries, ints=True)
     dt = _index_dtype(shape)
+    # An out-of-bounds static int is a dynamic_slice at that index, as in jax (a static
+    # slice, clamped, gave the same value, but checkify's index check never saw it).
+    entries = [
+        ["array", lit(b, e[1], dt), e[2]]
+        if e[0] == "int" and not -shape[e[2][0]] <= e[1] < shape[e[2][0]]
+        else e
+        for e in entries
+    ]
+    x, squeeze = _slices(x, entries, ints=True)
     for e in entries:
         if e[0] == "array":  # a 0-d integer tracer
             (d,) = e[2]
