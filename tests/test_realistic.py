@@ -125,6 +125,9 @@ def _same(got, ref, where: str) -> None:
 KNOWN_MISMATCHES: dict[str, str] = {}
 # CI runs x64 on for every third program (x32 for all); --run-slow runs x64 for all.
 X64_SAMPLE = frozenset(PROGRAMS[::3])
+# Eager runs (jax's op by op, and weaktrace's) cost most of a program's time: CI
+# compares the eager result for every other program (traced and compiled for all).
+EAGER_SAMPLE = frozenset(PROGRAMS[1::2])
 
 
 def _program(name: str) -> object:
@@ -146,7 +149,6 @@ def test_program_runs_unchanged(name: str, x64: bool, full: bool) -> None:
         warnings.simplefilter("ignore")
         theirs, ours = load(name, False), load(name, True)
         args = theirs.inputs(np.random.default_rng(0))
-        ref_eager = theirs.run(*args)
         ref_jit = jax.jit(theirs.run)(*args)
         shapes = jax.make_jaxpr(theirs.run, return_shape=True)(*args)[1]
         traced = wt.trace(ours.run)
@@ -156,4 +158,5 @@ def test_program_runs_unchanged(name: str, x64: bool, full: bool) -> None:
                 f"{name}: traced {a}, jax {r}"
             )
         _same(traced(*args), ref_jit, f"{name} compiled")
-        _same(ours.run(*args), ref_eager, f"{name} eager")
+        if full or name in EAGER_SAMPLE or name in KNOWN_MISMATCHES:
+            _same(ours.run(*args), theirs.run(*args), f"{name} eager")
