@@ -7,6 +7,8 @@ is given (or WEAKTRACE_FULL=1); hypothesis runs more examples under the "full" p
 from __future__ import annotations
 
 import os
+import zlib
+from collections import defaultdict
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -37,6 +39,36 @@ def full_run(config: pytest.Config) -> bool:
 
 def pytest_configure(config: pytest.Config) -> None:
     settings.load_profile("full" if full_run(config) else "ci")
+    config.addinivalue_line(
+        "markers",
+        "ci_sample(k): CI runs one parametrization in k of this test (a fixed choice), "
+        "--run-slow runs them all",
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """``@pytest.mark.ci_sample(k)``: of a parametrized test's cases, CI keeps every k-th
+    in collection order, from an offset fixed by the test's path and name (every CI run
+    checks the same cases); ``--run-slow`` keeps them all."""
+    if full_run(config):
+        return
+    groups: dict[tuple[str, str], list[pytest.Item]] = defaultdict(list)
+    for item in items:
+        if item.get_closest_marker("ci_sample") is not None:
+            groups[(item.nodeid.split("::")[0], getattr(item, "originalname", item.name))].append(
+                item
+            )
+    for (path, name), members in groups.items():
+        if len(members) == 1:
+            continue  # one case asked for by name: run it
+        marker = members[0].get_closest_marker("ci_sample")
+        assert marker is not None
+        k = int(marker.args[0])
+        offset = zlib.crc32(f"{path}::{name}".encode()) % k
+        skip = pytest.mark.skip(reason=f"CI runs 1 in {k} of these cases (--run-slow: all)")
+        for i, item in enumerate(members):
+            if i % k != offset:
+                item.add_marker(skip)
 
 
 @pytest.fixture

@@ -233,6 +233,7 @@ def _attention_params(full: bool) -> list:
     return picked
 
 
+@pytest.mark.ci_sample(2)
 def test_attention(attention_case):
     (label, f, (qdt, kdt)), x64 = attention_case
     rng = np.random.default_rng(1)

@@ -281,6 +281,7 @@ def _same(got: Any, want: Any) -> None:
     ("label", "f", "kinds"),
     [(label, f, EAGER_KINDS[i % len(EAGER_KINDS)]) for i, (label, f) in enumerate(EAGER)],
 )
+@pytest.mark.ci_sample(2)
 def test_data_dependent_size(label: str, f: Fn, kinds: tuple[str, str]) -> None:
     a = jnp.asarray(operand(kinds[0], (6,), 1, repeats=True))
     b = jnp.asarray(operand(kinds[1], (2, 3), 2, repeats=True))

@@ -91,6 +91,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         )
 
 
+@pytest.mark.ci_sample(2)
 def test_calls(call):
     (label, f, kinds), x64 = call
     if label in KNOWN_MISMATCHES:
@@ -120,6 +121,7 @@ EAGER_KINDS = ["bool", "int8", "uint32", "bfloat16", "float64", "complex64"]
     [(*c, EAGER_KINDS[i % len(EAGER_KINDS)]) for i, c in enumerate(EAGER_ONLY)]
     + [("unique", EAGER_ONLY[0][1], k) for k in EAGER_KINDS[1:]],
 )
+@pytest.mark.ci_sample(2)
 def test_data_dependent_size(label, f, kind):
     x = _operand(kind, 4)
     x64 = kind.endswith("64")

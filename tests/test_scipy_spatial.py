@@ -195,6 +195,7 @@ def _tolerance(profile: str) -> dict[str, float]:
     return {"rtol": 2e-4, "atol": 2e-5}
 
 
+@pytest.mark.ci_sample(2)
 def test_calls_equal_jax(run):
     i, batch, profile, x64 = run
     label, fn, kinds, _, _ = CALLS[i]

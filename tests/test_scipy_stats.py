@@ -152,6 +152,7 @@ def _tolerance(args: tuple[object, ...]) -> dict[str, float]:
     return {"rtol": 2e-4, "atol": 2e-5}
 
 
+@pytest.mark.ci_sample(2)
 def test_functions(case):
     dist, fn, profile, x64 = case
     args = _args(dist, fn, profile)
@@ -253,6 +254,7 @@ OWN = [("dirichlet", c) for c in ("full", "omitted-last", "vector", "off-simplex
 
 @pytest.mark.parametrize("x64", [False, True], ids=["x32", "x64"])
 @pytest.mark.parametrize(("dist", "label"), OWN, ids=[f"{d}-{c}" for d, c in OWN])
+@pytest.mark.ci_sample(2)
 def test_dirichlet_multinomial(dist, label, x64, request):
     if (
         not full_run(request.config)
@@ -335,6 +337,7 @@ GRADS = [
 
 
 @pytest.mark.parametrize(("label", "f"), GRADS, ids=[g[0] for g in GRADS])
+@pytest.mark.ci_sample(2)
 def test_gradients_equal_jax(label, f, request):
     if not full_run(request.config) and GRADS.index((label, f)) % 3:
         pytest.skip("CI checks every third gradient (--run-slow: all)")

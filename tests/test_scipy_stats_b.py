@@ -164,6 +164,7 @@ KDE_CASES = [
 ]
 
 
+@pytest.mark.ci_sample(3)
 def test_kde_density(kde_case):
     _check_kde_density(*kde_case)
 
@@ -204,6 +205,7 @@ def _integrals(mod, kind):
     [("gaussian", (12,)), ("gaussian", (3, 12)), ("box_1d", (12,)), ("kde", (12,)),
      ("kde", (2, 9)), ("resample", (12,)), ("resample", (3, 12)), ("box_1d", (2, 9))],
 )  # fmt: skip
+@pytest.mark.ci_sample(2)
 def test_kde_integrals_and_resample(kind, shape, x64, request):
     if (x64 or kind in ("gaussian", "kde")) and not full_run(request.config):
         pytest.skip("CI sample (--run-slow runs it)")

@@ -270,6 +270,7 @@ BOUND_SHAPES = list(itertools.product([(), (2,), (2, 2)], repeat=2))
 
 
 @pytest.mark.parametrize(("start_shape", "stop_shape"), BOUND_SHAPES, ids=str)
+@pytest.mark.ci_sample(2)
 def test_linspace_and_logspace_of_array_bounds_of_different_ranks(start_shape, stop_shape, full):
     """jax's testLinspace/testLogspace: bounds of shapes () / (2,) / (2, 2) broadcast;
     ours subtracted the unbroadcast bounds for the step (a ShapeError). CI: a sample of
@@ -529,6 +530,7 @@ def test_refusals_start_with_jaxs_words(name, fn):
 
 @pytest.mark.parametrize("x64", [False, True])
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32", "float64"])
+@pytest.mark.ci_sample(2)
 def test_frexp_and_ldexp_differentiate_as_jax(dtype, x64):
     """jax's testGradFrexp/testGradLdexp: frexp's mantissa has derivative 2**-e (jax's
     custom JVP) and ldexp's is 2**n; ours were zero (bit operations), a silent wrong

@@ -95,6 +95,7 @@ check(lambda x: wsp.owens_t(0.5, 2.0) + x, lambda x: jsp.owens_t(0.5, 2.0) + x,
 
 
 @pytest.mark.parametrize("x64", ["0", "1"])
+@pytest.mark.ci_sample(2)
 def test_owens_t_dtype_is_jax_s(x64):
     """owens_t crashed on every input (its dtype rule read a ``DType.itemsize`` that does
     not exist: lax_scipy_special_functions_test's owens_t cases). Its rule also said

@@ -75,6 +75,7 @@ def _mesh_sharding() -> tuple[jax.sharding.Mesh, jax.sharding.NamedSharding]:
 
 
 @pytest.mark.parametrize("name", sorted(SHARDED))
+@pytest.mark.ci_sample(4)
 def test_samplers_take_out_sharding(name):
     """Same samples, dtype and sharding as jax's, eager and traced (against jax.jit)."""
     fn = SHARDED[name]
@@ -134,6 +135,7 @@ RAW_KEY_OPS = {
 
 
 @pytest.mark.parametrize("name", sorted(RAW_KEY_OPS))
+@pytest.mark.ci_sample(2)
 def test_raw_keys_follow_the_default_prng_impl_after_it_changes(name):
     """random_lax_test's UnsafeRBGPRNGTest (run after RBGPRNGTest) split raw unsafe_rbg
     keys as rbg keys: the eager path reused the program compiled under the previous
@@ -182,6 +184,7 @@ def _outcome(fn):
 
 
 @pytest.mark.parametrize("name", sorted(KEY_SHAPED))
+@pytest.mark.ci_sample(3)
 def test_shape_arguments_are_what_jax_random_takes(name):
     """jax.random reads a shape with canonicalize_shape: a Python int is one dimension
     (weaktrace refused ``normal(key, 3)``), and a refusal is a TypeError in jax's words

@@ -54,6 +54,7 @@ COEFFS = [[1, 2, 0, 3], [0, 0, 1, 0, 2]]
 @pytest.mark.parametrize("dtype", ["int32", "float32", "complex64"])
 @pytest.mark.parametrize("x64", [False, pytest.param(True, marks=pytest.mark.slow)],
                          ids=["x32", "x64"])  # fmt: skip
+@pytest.mark.ci_sample(2)
 def test_roots_dtype_is_a_cast_not_a_promotion(dtype: str, x64: bool) -> None:
     with jax.enable_x64(x64), jax.numpy_dtype_promotion("strict"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
