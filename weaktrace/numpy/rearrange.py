@@ -19,8 +19,10 @@ from typing import Any
 
 import numpy as np
 
+from weaktrace.core.operands import to_jax
 from weaktrace.dtypes.registry import by_name
 from weaktrace.errors import ConcretizationError, ShapeError
+from weaktrace.lax.control import scan
 from weaktrace.numpy import indexed_update as U
 from weaktrace.numpy._core import (
     BOOL,
@@ -41,8 +43,8 @@ from weaktrace.numpy._core import (
 )
 from weaktrace.numpy._lax import iota, select
 from weaktrace.numpy.gathers import _concrete, _ravel, _tile_to_size, take
-from weaktrace.numpy.manipulation import moveaxis, unstack
-from weaktrace.numpy.shapes import concatenate, expand_dims, reshape, stack
+from weaktrace.numpy.manipulation import moveaxis
+from weaktrace.numpy.shapes import concatenate, expand_dims, reshape
 
 _INT32 = by_name("int32")
 
@@ -399,8 +401,8 @@ def trim_zeros(filt: Any, trim: str = "fb", axis: int | Sequence[int] | None = N
 @export
 def apply_along_axis(func1d: Callable[..., Any], axis: int, arr: Any, *args: Any,
                      **kwargs: Any) -> Any:  # fmt: skip
-    """``jax.numpy.apply_along_axis``: func1d on every 1-d slice along `axis` (one call
-    per slice, stacked), its result axes taking `axis`'s place."""
+    """``jax.numpy.apply_along_axis``: func1d on every 1-d slice along `axis`, traced once
+    (the body of a scan over the slices), its result axes taking `axis`'s place."""
 
     b = context(arr)
     x = operand(arr, b)
@@ -413,11 +415,13 @@ def apply_along_axis(func1d: Callable[..., Any], axis: int, arr: Any, *args: Any
         zero = broadcast_to(lit(b, 0, x.aval[1], bool(x.aval[2])), rows.aval.shape[1:])
         one = operand(func1d(zero, *args, **kwargs), b)
         y = broadcast_to(one, (0, *one.aval.shape))
-        outs = [one]
     else:
-        outs = [operand(func1d(r, *args, **kwargs), b) for r in unstack(rows)]
-        y = stack(outs) if outs[0].aval.ndim or len(outs) > 1 else outs[0]
-    fshape = outs[0].aval.shape
+        # func1d is traced once, as a scan's body over the rows (jax: once, under vmap)
+        def body(carry: Any, row: Any) -> tuple[Any, Any]:
+            return carry, to_jax(func1d(row, *args, **kwargs))
+
+        y = operand(scan(body, (), to_jax(rows) if b.eager else rows)[1], b)
+    fshape = y.aval.shape[1:]
     y = reshape(y, (*rest, *fshape))
     nf = len(fshape)
     perm = (*range(ax), *range(len(rest), len(rest) + nf), *range(ax, len(rest)))
