@@ -416,3 +416,40 @@ def test_a_count_past_the_integer_dtype_is_literal_overflow(fn, dtype, n) -> Non
     mark = "count" if fn is _positions else "loop"
     expected = [("literal-overflow", _line(fn, mark))] if wraps else []
     assert _found(wt.lint(fn, S((n,), dtype))) == expected
+
+
+def _arange(start, stop, step, dtype):
+    return jnp.arange(start, stop, step, dtype=dtype)  # <- arange
+
+
+def test_an_arange_whose_start_or_step_carries_it_past_the_dtype_is_literal_overflow(full):
+    """`jnp.arange(250, 260, dtype=jnp.uint8)` is an iota plus 250: 250..255 then 0..3,
+    silently; the count alone (10) fits. A finding exactly when jax's values (asked at test
+    time) are not numpy's int64 arange, or a start or step literal itself does not fit the
+    dtype (that literal wraps; jax's unsigned counting down still gives the right values)."""
+    import itertools
+    import random
+
+    cases = list(
+        itertools.product(
+            [np.uint8, np.int8, jnp.int4, jnp.uint4], [0, 3, 120, 250, -5], [1, 3, -1, 7], [5, 40]
+        )
+    )
+    if not full:
+        cases = random.Random("arange-wrap").sample(cases, 24)
+    for dtype, start, step, n in cases:
+        stop = start + step * n
+        want = np.arange(start, stop, step)
+        try:
+            got = np.asarray(jnp.arange(start, stop, step, dtype=dtype)).astype(np.int64)
+        except Exception:  # jax refuses (e.g. a start its dtype cannot hold): no lint case
+            continue
+        info = jnp.iinfo(dtype)
+        literal_wraps = any(not info.min <= v <= info.max for v in (start, step))
+        expected = (
+            [("literal-overflow", _line(_arange, "arange"))]
+            if literal_wraps or not np.array_equal(got, want)
+            else []
+        )
+        found = _found(wt.lint(functools.partial(_arange, start, stop, step, dtype)))
+        assert sorted(set(found)) == expected, (dtype, start, stop, step, found)

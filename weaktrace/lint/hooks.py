@@ -143,9 +143,9 @@ def out_of_range(value: Any, dtype: Any) -> bool:
         v = int(value)
     except (TypeError, ValueError, OverflowError):
         return False
-    if dt.kind in "iu":
-        info = np.iinfo(dt)
-        return not info.min <= v <= info.max
+    if dt.kind in "iu" or (dt.kind == "V" and jnp.issubdtype(dt, jnp.integer)):
+        info = jnp.iinfo(dt)  # int4, uint4, int2, uint2 too (numpy's kind is "V")
+        return not int(info.min) <= v <= int(info.max)
     if dt.kind == "f":
         return abs(v) > float(np.finfo(dt).max)
     return False

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import jax.numpy as jnp
 
-from weaktrace.ir.values import Equation, Literal, Program, Var
+from weaktrace.ir.values import Literal, Program, Var
 from weaktrace.lint.hooks import Recorder, out_of_range
 from weaktrace.lint.report import Finding
 from weaktrace.lint.rules import _CALLS, _finding, _subs
@@ -32,9 +32,9 @@ def _overflow_in_calls(
 ) -> None:
     """Weak int literals converted out of range inside nested calls, except the ints
     jax.numpy computed itself and passed to its jitted helpers (`own`)."""
-    for eqn in prog.equations:
+    for k, eqn in enumerate(prog.equations):
         if eqn.primitive.name == "iota":
-            _iota_overflow(eqn, out)
+            _iota_overflow(prog, k, out)
         if eqn.primitive.name == "convert_element_type":
             x = eqn.inputs[0]
             lit = x if isinstance(x, Literal) else known.get(x)
@@ -64,23 +64,53 @@ def _overflow_in_calls(
             _overflow_in_calls(sub, inner, out, own)
 
 
-def _iota_overflow(eqn: Equation, out: list[Finding]) -> None:
-    """`jnp.arange(300, dtype=jnp.uint8)` and the like: an iota counting past its
-    integer dtype's maximum wraps (jax raises nothing)."""
+def _iota_overflow(prog: Program, k: int, out: list[Finding]) -> None:
+    """`jnp.arange(300, dtype=jnp.uint8)`, `jnp.arange(250, 260, dtype=jnp.uint8)` and the
+    like: an integer iota whose values, once jax's arange has scaled it by its step and
+    shifted it by its start (a mul and an add by scalar literals on the same line), pass
+    the dtype's range wrap silently (jax raises nothing)."""
+    eqn = prog.equations[k]
     result = eqn.outputs[0].aval
     dim = eqn.params.get("dimension")
     if result.dt.kind not in "iu" or result.dt.numpy is None or not isinstance(dim, int):
         return
     n = result.shape[dim]
-    top = int(jnp.iinfo(result.dt.numpy).max)  # int4/uint4 too (numpy's kind is "V")
-    if not isinstance(n, int) or n - 1 <= top:
+    if not isinstance(n, int) or n == 0:
         return
+    info = jnp.iinfo(result.dt.numpy)  # int4/uint4 too (numpy's kind is "V")
+    low, top, span = int(info.min), int(info.max), int(info.max) - int(info.min) + 1
+    # the value ranges the sequence can mean: an unsigned step is a negative one wrapped
+    # (arange(10, 0, -1, dtype=uint8) multiplies by 255), so both readings are kept
+    ranges = [(0, n - 1)]
+    var, steps = eqn.outputs[0], []
+    for later in prog.equations[k + 1 :]:
+        name = later.primitive.name
+        if var not in later.inputs:
+            continue
+        others = [x for x in later.inputs if x is not var]
+        if (name not in ("mul", "add") or len(others) != 1 or later.source_info != eqn.source_info
+                or not isinstance(others[0], Literal) or others[0].aval.shape != ()):  # fmt: skip
+            break
+        c = int(others[0].value)
+        readings = [c, c - span] if name == "mul" and low == 0 and c > top // 2 else [c]
+        if name == "mul":
+            ranges = [(min(a * r, b * r), max(a * r, b * r)) for a, b in ranges for r in readings]
+        else:
+            ranges = [(a + c, b + c) for a, b in ranges]
+        steps.append(f"{'x' if name == 'mul' else '+'} {c}")
+        var = later.outputs[0]
+    if any(lo >= low and hi <= top for lo, hi in ranges):
+        return
+    lo, hi = ranges[0]
+    what = f"a count of {n} values (arange / iota)" if not steps else (
+        f"arange's {n} values (iota {' '.join(steps)}) run from {lo} to {hi}, which"
+    )  # fmt: skip
     f = _finding(
         "literal-overflow",
         eqn.source_info,
-        f"a count of {n} values (arange / iota) does not fit {result.dt.name}: "
-        f"after {top} it wraps silently; count in a wider dtype and convert",
-        results=(result,),
+        f"{what} does not fit {result.dt.name} [{low}, {top}]: past it they wrap "
+        "silently; count in a wider dtype and convert",
+        results=(var.aval,),
     )
     if f is not None:
         out.append(f)
