@@ -73,3 +73,37 @@ def test_apply_along_axis_traces_its_function_once_and_matches_jax(fname: str, x
             for out in (eager, traced):
                 assert out.dtype == ref.dtype and out.shape == ref.shape
                 np.testing.assert_allclose(np.asarray(out), np.asarray(ref), rtol=1e-6)
+
+
+# -- a traced size is refused in jax's words ---------------------------------------------
+# lax_numpy_test's test_tri_bug_22751 matches jax's message for jax.jit(jnp.tri)(3, M=3,
+# k=0); weaktrace's tri, eye, identity and reshape let a traced size fail in __index__
+# (another message), and under weaktrace.trace reshape's refusal was turned into a
+# ForeignFunctionError, as if a jax function had been called.
+
+TRACED_SIZES = {
+    "tri": lambda m: lambda n: m.tri(n, M=3, k=0),
+    "tri M": lambda m: lambda n: m.tri(3, M=n),
+    "eye": lambda m: lambda n: m.eye(n),
+    "eye M": lambda m: lambda n: m.eye(3, n),
+    "identity": lambda m: lambda n: m.identity(n),
+    "reshape": lambda m: lambda n: m.reshape(m.ones(6), (n, -1)),
+    "reshape int": lambda m: lambda n: m.reshape(m.ones(6), n),
+    "zeros": lambda m: lambda n: m.zeros((n, 2)),
+}
+
+
+def _first_line(err: BaseException) -> str:
+    return str(err).split(", got")[0]
+
+
+@pytest.mark.parametrize("name", sorted(TRACED_SIZES))
+def test_a_traced_size_is_a_type_error_in_jaxs_words(name: str) -> None:
+    with pytest.raises(TypeError) as want:
+        jax.jit(TRACED_SIZES[name](jnp))(3)
+    assert _first_line(want.value).startswith("Shapes must be 1D sequences")
+    for run in (jax.jit, wt.trace):
+        with pytest.raises(TypeError) as got:
+            run(TRACED_SIZES[name](wnp))(3)
+        assert not isinstance(got.value, wt.ForeignFunctionError), name
+        assert _first_line(got.value) == _first_line(want.value), (run, name)

@@ -21,7 +21,7 @@ from weaktrace.core.operands import operand
 from weaktrace.core.source import unpinned
 from weaktrace.core.trace import Builder, Promotion, Tracer, current, new_trace
 from weaktrace.dtypes.policies import Policy
-from weaktrace.errors import ForeignFunctionError, InvalidInputError
+from weaktrace.errors import ForeignFunctionError, InvalidInputError, WeaktraceError
 from weaktrace.ir.values import AbstractValue, Program, Var
 
 
@@ -87,14 +87,14 @@ def foreign_call(err: BaseException) -> ForeignFunctionError | None:
     text = str(err)
     if "__jax_array__" not in text and "Tracer<" not in text and _JAX_ARRAY not in text:
         return None
-    user = [
-        (frame, lineno)
-        for frame, lineno in traceback.walk_tb(err.__traceback__)
-        if not _in_library(frame.f_code.co_filename)
-    ]
+    frames = list(traceback.walk_tb(err.__traceback__))
+    user = [k for k, (frame, _) in enumerate(frames) if not _in_library(frame.f_code.co_filename)]
     if not user:
         return None
-    frame, lineno = user[-1]
+    inner = [frame.f_code.co_filename for frame, _ in frames[user[-1] + 1 :]]
+    if isinstance(err, WeaktraceError) and all(f.startswith(_WEAKTRACE_DIR) for f in inner):
+        return None  # weaktrace's own refusal (a traced shape), raised in a mirror
+    frame, lineno = frames[user[-1]]
     line = linecache.getline(frame.f_code.co_filename, lineno).strip()
     hint = _bound_name_hint(frame, line)
     if hint is None:

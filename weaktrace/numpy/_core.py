@@ -183,6 +183,16 @@ def axes_arg(axis: Any, ndim: int, fn: str) -> tuple[int, ...]:
 
 def shape_arg(shape: Any) -> tuple[int, ...]:
     """A shape argument: an int, or a sequence or 1-d array of concrete ints."""
+    dims = shape_dims(shape)
+    if any(d < 0 for d in dims):
+        raise ShapeError(f"negative dimensions are not allowed, got shape {dims}")
+    return dims
+
+
+def shape_dims(shape: Any, given: Any = None) -> tuple[int, ...]:
+    """The concrete ints of a shape argument (an int, a sequence, a 1-d array), negative
+    ones included (reshape's -1); a traced or non-integer one is a TypeError in jax's
+    words (as jax's canonicalize_shape). `given`: the argument to name in the message."""
     if isinstance(shape, tuple | list):
         items = shape
     elif getattr(shape, "ndim", 0) == 1 and not isinstance(shape, Tracer):
@@ -190,16 +200,13 @@ def shape_arg(shape: Any) -> tuple[int, ...]:
     else:
         items = (shape,)
     try:
-        dims = tuple(operator.index(d) for d in items)
+        return tuple(operator.index(d) for d in items)
     except TypeError:
         raise InvalidInputError(
-            f"Shapes must be 1D sequences of concrete values of integer type, got {shape!r}."
-            "\nIf using `jit`, try using `static_argnums` or applying `jit` to smaller "
-            "subfunctions."
+            "Shapes must be 1D sequences of concrete values of integer type, got "
+            f"{shape if given is None else given!r}.\nIf using `jit`, try using "
+            "`static_argnums` or applying `jit` to smaller subfunctions."
         ) from None
-    if any(d < 0 for d in dims):
-        raise ShapeError(f"negative dimensions are not allowed, got shape {dims}")
-    return dims
 
 
 def seq(items: Sequence[Any] | Any) -> tuple[Any, ...]:

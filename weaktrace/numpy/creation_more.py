@@ -33,6 +33,7 @@ from weaktrace.numpy._core import (
     operands,
     result_shape,
     shape_arg,
+    shape_dims,
     static_args,
 )
 from weaktrace.numpy._lax import iota, select
@@ -81,8 +82,8 @@ def eye(N: Any, M: Any = None, k: Any = 0, dtype: Any = None, *, device: Any = N
     off = operand(k, b)
     if off.aval.shape != () or off.aval.dtype.kind not in "iu":
         raise ShapeError(f"k must be a scalar integer; got {k}")
-    n = operator.index(N)
-    m = n if M is None else operator.index(M)
+    (n,) = shape_dims((N,), (N, M))
+    (m,) = (n,) if M is None else shape_dims((M,), (N, M))
     if n < 0 or m < 0:
         raise ShapeError(f"negative dimensions are not allowed, got {N} and {M}")
     i = iota(b, off.aval.dt, (n, m), 0)
@@ -103,8 +104,8 @@ def tri(N: int, M: int | None = None, k: int = 0, dtype: Any = None) -> Any:
     """``jax.numpy.tri``: ones on and below the k-th diagonal (float32 by default)."""
     b = context()
     dt = b.policy.user_dtype(np.float32 if dtype is None else dtype)
-    n = operator.index(N)
-    m = n if M is None else operator.index(M)
+    (n,) = shape_dims((N,), (N, M))
+    (m,) = (n,) if M is None else shape_dims((M,), (N, M))
     return convert(b, _tri(b, n, m, k), dt, False)
 
 

@@ -24,6 +24,7 @@ from weaktrace.numpy._core import (
     operand,
     operands,
     promote,
+    shape_dims,
 )
 from weaktrace.numpy._lax import moveaxis
 
@@ -39,7 +40,7 @@ def reshape(a: Any, shape: Any = None, order: str = "C", *, newshape: Any = None
     if order not in ("C", "F"):
         raise InvalidInputError(f"Unexpected value for 'order' argument: {order}.")
     a = operand(a, b)
-    dims = [operator.index(d) for d in (shape if isinstance(shape, tuple | list) else (shape,))]
+    dims = list(shape_dims(shape))
     if dims.count(-1) > 1:
         raise ShapeError(
             f"reshape: only one dimension can be -1, got {tuple(dims)}; give all but one size"
