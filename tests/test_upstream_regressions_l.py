@@ -107,3 +107,21 @@ def test_a_traced_size_is_a_type_error_in_jaxs_words(name: str) -> None:
             run(TRACED_SIZES[name](wnp))(3)
         assert not isinstance(got.value, wt.ForeignFunctionError), name
         assert _first_line(got.value) == _first_line(want.value), (run, name)
+
+
+# -- bad inputs get named errors (a fuzz of every function with None / str / dict) ---------
+
+
+@pytest.mark.parametrize(
+    "call",
+    [lambda m: m.clip(None), lambda m: m.clip(None, 0), lambda m: m.lexsort({"a": 1})],
+    ids=["clip None", "clip None min", "lexsort dict"],
+)
+def test_bad_inputs_raise_jaxs_error_class_not_an_internal_crash(call: Any) -> None:
+    """clip(None) crashed with IndexError (list index out of range), lexsort of a dict
+    with KeyError; jax raises ValueError and TypeError."""
+    with pytest.raises(Exception) as want:
+        call(jnp)
+    with pytest.raises(wt.WeaktraceError) as got:
+        call(wnp)
+    assert isinstance(got.value, type(want.value))

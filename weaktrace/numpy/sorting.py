@@ -124,9 +124,16 @@ def argsort(a: Any, axis: Any = -1, *, kind: None = None, order: None = None,
 @static_args("axis")
 def lexsort(keys: Any, axis: int = -1) -> Any:
     """``jax.numpy.lexsort``: sort by the last key, then the one before..."""
-    keys = (
-        tuple(keys) if isinstance(keys, list | tuple) else tuple(keys[i] for i in range(len(keys)))
-    )
+    try:
+        keys = (
+            tuple(keys)
+            if isinstance(keys, list | tuple)
+            else tuple(keys[i] for i in range(len(keys)))
+        )
+    except (KeyError, TypeError, IndexError):
+        raise InvalidInputError(
+            f"lexsort: keys must be a sequence of arrays or an array, got {type(keys).__name__}"
+        ) from None
     if not keys:
         raise InvalidInputError("need sequence of keys with len > 0 in lexsort")
     b = context(*keys)

@@ -658,6 +658,8 @@ def where(
 @export
 def clip(arr: Any = None, /, min: Any = None, max: Any = None) -> Any:
     """``jax.numpy.clip``: maximum(min, arr), then minimum(max, arr)."""
+    if arr is None:
+        raise OperandValueError("No input was provided to the clip function.")
     b = context(arr, min, max)
     complex_ = builtins.any(v is not None and kind(operand(v, b)) == "c" for v in (arr, min, max))
     if complex_ and not b.policy.numpy_complex_order:
