@@ -113,8 +113,13 @@ def user_source(tb: Any) -> SourceInfo | None:
     weaktrace (whose lint hooks may be on the stack)."""
     if tb is None:
         return None
-    for fr in source_info_util.user_frames(tb):
-        if not fr.file_name.startswith(_PACKAGE_DIR):
+    # jax's user_frames, read from the code objects: only the frame found pays for
+    # its line number (jax's computes one for every user frame before it: the hooks')
+    codes, lastis = tb.raw_frames()
+    for code, lasti in zip(codes, lastis, strict=True):
+        file = code.co_filename
+        if source_info_util.is_user_filename(file) and not file.startswith(_PACKAGE_DIR):
+            fr = source_info_util.raw_frame_to_frame(code, lasti)
             return SourceInfo(fr.file_name, fr.start_line, fr.function_name)
     return None
 

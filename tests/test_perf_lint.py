@@ -1,16 +1,24 @@
-"""lint's importer reads frame files and names from a traceback's code objects, not from
-its ``frames`` (which computes a line number per frame, ~30 frames per equation): the
-names and the caller it finds must be those jax's own ``frames`` give."""
+"""lint's speed-ups give the answers of what they replace.
+
+- The importer reads frame files and names from a traceback's code objects, not from
+  its ``frames`` (which computes a line number per frame, ~30 frames per equation): the
+  names, the caller and the user's line it finds must be those jax's own give.
+- Python's cyclic GC is paused while lint runs: its state afterwards is the caller's,
+  also when the linted function raises.
+"""
 
 from __future__ import annotations
 
+import gc
 from typing import Any
 
 import jax
 import jax.numpy as jnp
 import numpy as np
+import pytest
 from jax._src import source_info_util
 
+import weaktrace as wt
 from weaktrace.lint import importer
 from weaktrace.lint.hooks import recording
 
@@ -62,3 +70,45 @@ def test_importer_frames_and_caller_match_jax_frames() -> None:
     assert seen >= 5
     callers = {imp.caller(e.source_info.traceback) for e in closed.jaxpr.eqns}
     assert {"lax.dot", "mean", "mul"} <= callers
+
+
+def test_user_source_matches_jax_user_frames() -> None:
+    x = jax.ShapeDtypeStruct((3, 3), np.float32)
+    n = jax.ShapeDtypeStruct((3, 3), np.int32)
+    with jax.enable_x64(False), recording(False):
+        closed = jax.make_jaxpr(_program)(x, n)
+    found = []
+    for e in closed.jaxpr.eqns:
+        tb = e.source_info.traceback
+        ref = next(
+            (
+                (f.file_name, f.start_line, f.function_name)
+                for f in source_info_util.user_frames(tb)
+                if not f.file_name.startswith(importer._PACKAGE_DIR)
+            ),
+            None,
+        )
+        got = importer.user_source(tb)
+        assert (got if got is None else (got.file, got.line, got.function)) == ref
+        found.append(ref)
+    assert any(r is not None and r[0] == __file__ for r in found)
+
+
+def _fails(x: Any) -> Any:
+    raise ValueError("the user's own error")
+
+
+@pytest.mark.parametrize("was_on", [True, False])
+def test_lint_leaves_the_gc_as_it_found_it(was_on: bool) -> None:
+    x = np.ones(3, np.float32)
+    (gc.enable if was_on else gc.disable)()
+    try:
+        seen = []
+        report = wt.lint(lambda v: seen.append(gc.isenabled()) or v * 2, x)
+        assert [f.kind for f in report] == [] and seen == [False]
+        assert gc.isenabled() is was_on
+        with pytest.raises(ValueError, match="own error"):
+            wt.lint(_fails, x)
+        assert gc.isenabled() is was_on
+    finally:
+        gc.enable()
