@@ -56,9 +56,8 @@ def _read_generators(
 ) -> tuple[tuple[Any, ...], dict[str, Any]]:
     """The arguments with each one-shot argument (axis=(i for i in ...)) read once, as a
     tuple, so that the compiled path and its eager fallback see the same values."""
-    if _GENERATOR in map(type, args) or (kwargs and _GENERATOR in map(type, kwargs.values())):
-        args = tuple(tuple(a) if type(a) is _GENERATOR else a for a in args)
-        kwargs = {k: tuple(v) if type(v) is _GENERATOR else v for k, v in kwargs.items()}
+    args = tuple(tuple(a) if type(a) is _GENERATOR else a for a in args)
+    kwargs = {k: tuple(v) if type(v) is _GENERATOR else v for k, v in kwargs.items()}
     return args, kwargs
 
 
@@ -128,7 +127,10 @@ def exporter(
             # nothing is pinned (this is the path whose cost is jax.jit's dispatch).
             for a in args:
                 if a.__class__ not in _LEAVES:  # a tracer, container or generator maybe
-                    args, kwargs = _read_generators(args, kwargs)
+                    if _GENERATOR in map(type, args) or (
+                        kwargs and _GENERATOR in map(type, kwargs.values())
+                    ):
+                        args, kwargs = _read_generators(args, kwargs)
                     uncompiled = _internal(args)  # a call from inside weaktrace
                     break
             else:  # ~0.05 us per argument: every eager call pays it
