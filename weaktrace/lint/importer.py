@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from jax._src import core as jax_core
 from jax._src import source_info_util
 from jax._src.lax import lax as jlax
 
@@ -38,6 +39,8 @@ _LAX_DIR = os.path.dirname(os.path.abspath(jlax.__file__)) + os.sep
 # to the jnp function they call (`power`): that function names the operation.
 _ARRAY_METHODS = os.path.join(os.path.dirname(_LAX_DIR.rstrip(os.sep)), "numpy", "array_methods.py")
 _PRIMITIVES: dict[str, Primitive] = {}
+_JAX_VAR = jax_core.Var  # an equation's operand that is no Literal
+_SCALARS = frozenset({bool, int, float, complex, str, type(None)})
 # the name-stack scope the lint hooks give a conversion of jnp's promotion helpers,
 # followed by "<run>_<index>": the lint run (its Recorder's token) and the index of its
 # record (weaktrace.lint.hooks.Promotion) in that run
@@ -110,8 +113,13 @@ def user_source(tb: Any) -> SourceInfo | None:
     weaktrace (whose lint hooks may be on the stack)."""
     if tb is None:
         return None
-    for fr in source_info_util.user_frames(tb):
-        if not fr.file_name.startswith(_PACKAGE_DIR):
+    # jax's user_frames, read from the code objects: only the frame found pays for
+    # its line number (jax's computes one for every user frame before it: the hooks')
+    codes, lastis = tb.raw_frames()
+    for code, lasti in zip(codes, lastis, strict=True):
+        file = code.co_filename
+        if source_info_util.is_user_filename(file) and not file.startswith(_PACKAGE_DIR):
+            fr = source_info_util.raw_frame_to_frame(code, lasti)
             return SourceInfo(fr.file_name, fr.start_line, fr.function_name)
     return None
 
@@ -126,6 +134,13 @@ def _user_source(tb: Any, cache: dict[int, SourceInfo | None]) -> SourceInfo | N
     return src
 
 
+def _codes(tb: Any) -> Sequence[Any]:
+    """The code objects of a jax traceback's frames, innermost first. Its ``frames``
+    (file, qualified name and line of each) are the same files and names, but cost a
+    line-number lookup per frame: the importer reads ~30 frames per equation."""
+    return tb.raw_frames()[0]
+
+
 class _Importer:
     def __init__(self) -> None:
         self.meta = Meta()
@@ -137,7 +152,7 @@ class _Importer:
         key = id(tb)
         names = self.frame_cache.get(key)
         if names is None:
-            names = self.frame_cache[key] = tuple(f.function_name for f in tb.frames)
+            names = self.frame_cache[key] = tuple(c.co_qualname for c in _codes(tb))
         return names
 
     def caller(self, tb: Any) -> str:
@@ -145,26 +160,25 @@ class _Importer:
         name = self.caller_cache.get(key)
         if name is None:
             name = ""
-            frames = tb.frames
-            for i, fr in enumerate(frames):
-                if source_info_util.is_user_filename(fr.file_name) and not fr.file_name.startswith(
-                    _PACKAGE_DIR
-                ):
+            codes = _codes(tb)
+            for i, code in enumerate(codes):
+                file = code.co_filename
+                if source_info_util.is_user_filename(file) and not file.startswith(_PACKAGE_DIR):
                     # past lint's own wrappers (of jnp.array, of the ufuncs) and an
                     # operator's forwarding (to the jnp function it calls), in any order
                     j = i - 1
                     while j > 0 and (
-                        frames[j].file_name.startswith(_PACKAGE_DIR)
-                        or frames[j].file_name == _ARRAY_METHODS
+                        codes[j].co_filename.startswith(_PACKAGE_DIR)
+                        or codes[j].co_filename == _ARRAY_METHODS
                     ):
                         j -= 1
-                    api = frames[j] if i else None
+                    api = codes[j] if i else None
                     if api is not None:
                         # "lax.dot" for jax.lax's own functions (jnp.dot is "dot")
-                        lax = api.file_name.startswith(_LAX_DIR)
-                        name = ("lax." if lax else "") + api.function_name
+                        lax = api.co_filename.startswith(_LAX_DIR)
+                        name = ("lax." if lax else "") + api.co_qualname
                         if name == "ufunc.__call__":  # a jnp ufunc: the operator's name
-                            ops = [f.function_name for f in frames[j:i]]
+                            ops = [c.co_qualname for c in codes[j:i]]
                             op = [n for n in ops if n.startswith("_operator_")]
                             name = op[0].removeprefix("_operator_") if op else "ufunc"
                     break
@@ -184,6 +198,8 @@ class _Importer:
             return w
 
         def use(a: Any) -> Atom:
+            if a.__class__ is _JAX_VAR:  # most operands: decided without a failing hasattr
+                return env[a]
             if hasattr(a, "val"):  # a jax Literal
                 arr = np.asarray(a.val)
                 value = arr.item() if arr.ndim == 0 else arr
@@ -217,15 +233,18 @@ class _Importer:
             stack = str(e.source_info.name_stack)
             if "transpose(" in stack:
                 self.meta.transposed.add(id(eqn))
-            mark = promotion_mark(stack)
-            if mark is not None and e.primitive.name == "convert_element_type":
-                self.meta.promotion[id(eqn)] = mark
+            if e.primitive.name == "convert_element_type":
+                mark = promotion_mark(stack)
+                if mark is not None:
+                    self.meta.promotion[id(eqn)] = mark
             eqns.append(eqn)
         return Program(
             invars, tuple(eqns), tuple(use(a) for a in jaxpr.outvars), constvars, tuple(consts)
         )
 
     def param(self, value: Any, where: SourceInfo | None) -> Any:
+        if value.__class__ in _SCALARS:  # most params: no jaxpr in them, no hasattr
+            return value
         if hasattr(value, "jaxpr") and hasattr(value, "consts"):  # a ClosedJaxpr
             return self.program(value.jaxpr, value.consts, where)
         if hasattr(value, "eqns") and hasattr(value, "invars"):  # an open Jaxpr
