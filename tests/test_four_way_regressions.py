@@ -104,6 +104,7 @@ _OWENS = {
 
 @pytest.mark.parametrize("x64", [False, True])
 @pytest.mark.parametrize("kind", sorted(_OWENS))
+@pytest.mark.ci_sample(2)
 def test_owens_t_dtype_is_jaxs(kind, x64):
     """owens_t crashed (an AttributeError in its dtype rule) for every input; jax's result
     is at least the canonical float64 (its quadrature weights are float64 numpy values)."""
@@ -127,6 +128,7 @@ def _matrices(n):
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4])
 @pytest.mark.parametrize("fn", ["det", "slogdet", "pinv"])
+@pytest.mark.ci_sample(2)
 def test_det_slogdet_pinv_derivatives_are_jaxs(fn, n):
     """det/slogdet/pinv differentiate by jax's custom JVPs: weaktrace's compositions gave NaN
     at singular matrices (jax: 0 at the zero matrix) and a zero sign tangent for a complex

@@ -73,6 +73,7 @@ def _grads(loss, order):
 @pytest.mark.slow
 @pytest.mark.parametrize("order", [1, 2])
 @pytest.mark.parametrize("name", _names())
+@pytest.mark.ci_sample(2)
 def test_gradient_equals_jax(name, order, full):
     if not full and name not in _ALWAYS and random.Random(name).random() > 0.1:
         pytest.skip("in the --run-slow sweep")

@@ -371,6 +371,7 @@ SOLVES_X64_CI = frozenset(sorted(SOLVES)[::3])  # with x64 on in CI (--run-slow:
 
 @pytest.mark.parametrize("name", sorted(SOLVES))
 @pytest.mark.parametrize("x64", X64)
+@pytest.mark.ci_sample(2)
 def test_solves_and_their_gradients_match_jax(name, x64, full):
     fn, args, wrt = SOLVES[name]
     if x64 and not full and name not in SOLVES_X64_CI:

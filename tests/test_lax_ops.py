@@ -89,6 +89,7 @@ STRUCTURAL = {
 
 
 @pytest.mark.parametrize("name", sorted(STRUCTURAL))
+@pytest.mark.ci_sample(2)
 def test_structural_ops_match_jax_lax(name, full):
     fn = STRUCTURAL[name]
     modes = [(dt, x64) for dt in ("int8", "float32", "bfloat16") for x64 in (False, True)]

@@ -407,6 +407,7 @@ def _grad_params() -> list:
 
 
 @pytest.mark.parametrize(("label", "f"), _grad_params())
+@pytest.mark.ci_sample(2)
 def test_gradients_equal_jax(label, f):
     x = np.array([-2.0, -1.0, -0.0, 0.0, 0.5, 1.0, 6.0], np.float32)  # kinks at 0, +-1, 6
 
@@ -512,6 +513,7 @@ INIT_COMBOS = list(_init_combos())
 
 
 @pytest.mark.parametrize("k", range(len(INIT_COMBOS)))
+@pytest.mark.ci_sample(2)
 def test_initializers_with_a_traced_key_equal_jax_jit(k, full):
     if not full and k % 6:
         pytest.skip("CI checks every sixth case (--run-slow: all)")

@@ -147,6 +147,7 @@ CALLS = [
 ]  # fmt: skip
 
 
+@pytest.mark.ci_sample(2)
 def test_calls(call):
     (label, f, (kind, shape)), x64 = call
     a = _operand(kind, shape, 0)

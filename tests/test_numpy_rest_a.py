@@ -88,6 +88,7 @@ def test_pad_sweep(x64: bool, full: bool) -> None:
 
 
 @pytest.mark.parametrize("mode,kw", MODES, ids=[f"{m}-{sorted(k)}" for m, k in MODES])
+@pytest.mark.ci_sample(2)
 def test_pad_every_mode(mode: str, kw: dict) -> None:
     """Each mode at least once on a 2-d float32 array with per-axis widths."""
     _pad_case(mode, kw, ((1, 2), (3, 0)), "float32", (2, 3), x64=False)

@@ -102,6 +102,7 @@ def _operand(name: str, kind: str) -> Any:
     return values(kind, (3, 4), seed=3, special=False)
 
 
+@pytest.mark.ci_sample(2)
 def test_function(case):
     (name, kind, v), x64 = case
     if (name, kind, v) in KNOWN_MISMATCHES:

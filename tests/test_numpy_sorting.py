@@ -162,6 +162,7 @@ def pytest_generate_tests_calls(metafunc: pytest.Metafunc) -> None:
     metafunc.parametrize("call", cases, ids=ids)
 
 
+@pytest.mark.ci_sample(2)
 def test_calls(call):
     (label, f, kinds), x64 = call
     args = [_sorted(k, seed=i) for i, k in enumerate(kinds)]

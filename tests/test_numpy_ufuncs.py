@@ -238,6 +238,7 @@ def _args(shapes: tuple[tuple[int, ...], ...], kinds: tuple[str, ...]) -> list[A
     ]
 
 
+@pytest.mark.ci_sample(2)
 def test_ufunc_method(case: Any) -> None:
     (name, label, f, shapes, kinds), x64 = case
     args = _args(shapes, kinds)

@@ -223,6 +223,7 @@ def _check(name: str, f, args, dtype: str) -> None:
               values=name not in SHAPE_ONLY, **_tol(dtype))  # fmt: skip
 
 
+@pytest.mark.ci_sample(2)
 def test_scipy_linalg_function(case):
     (name, dtype, index), x64 = case
     with jax.enable_x64(x64):
@@ -244,6 +245,7 @@ def test_scipy_linalg_sweep(name, x64, full):
 
 
 @pytest.mark.parametrize("name", list(CONSTANTS))
+@pytest.mark.ci_sample(2)
 def test_constant_matrices(name, full):
     """x64 alternating by case (both with --run-slow): the default dtypes follow it."""
     f = CONSTANTS[name]
@@ -416,6 +418,7 @@ LOSSES = {
 
 
 @pytest.mark.parametrize("name", list(LOSSES))
+@pytest.mark.ci_sample(2)
 def test_gradients(name):
     """jax.grad through a compiled weaktrace function equals jax's gradient."""
     loss = LOSSES[name]

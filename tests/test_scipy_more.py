@@ -243,6 +243,7 @@ def _tolerance(profile: str) -> dict[str, float]:
     return {"rtol": 2e-4, "atol": 2e-4}
 
 
+@pytest.mark.ci_sample(2)
 def test_calls(case):
     i, profile, x64 = case
     mod, fn, label, _, kwargs, _ = CALLS[i]

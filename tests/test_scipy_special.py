@@ -141,11 +141,13 @@ def _run(label: str, name: str, f, kinds, shape, x64: bool) -> None:
               **_tolerance(args))  # fmt: skip
 
 
+@pytest.mark.ci_sample(2)
 def test_functions(case):
     (name, kinds, shape), x64 = case
     _run(name, name, lambda m, *a: getattr(m, name)(*a), kinds, shape, x64)
 
 
+@pytest.mark.ci_sample(2)
 def test_keywords(keyword_case):
     (label, f, kinds, shape), x64 = keyword_case
     _run(label, label.split()[0], f, kinds, shape, x64)
@@ -189,6 +191,7 @@ GRADS = [
 
 
 @pytest.mark.parametrize(("label", "f"), GRADS, ids=[c[0] for c in GRADS])
+@pytest.mark.ci_sample(2)
 def test_gradients_equal_jax(label, f):
     x = np.array([-2.0, -1.0, -0.0, 0.0, 0.5, 1.0, 3.0], np.float32)
     ours = jax.grad(wt.trace(lambda v: wnp.sum(f(wsp, v))))(x)

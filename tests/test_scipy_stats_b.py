@@ -75,6 +75,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize("kde_case", picked, ids=ids)
 
 
+@pytest.mark.ci_sample(2)
 def test_statistics(case):
     fn, label, i, x64 = case
     kwargs = OPTIONS[fn][i]

@@ -79,6 +79,7 @@ def _sig(a: object) -> tuple:
 
 
 @pytest.mark.parametrize(("transform", "body", "dtype", "x64"), CASES)
+@pytest.mark.ci_sample(2)
 def test_transform_inside_trace_matches_jax(
     transform: str, body: str, dtype: str, x64: bool, full: bool
 ) -> None:

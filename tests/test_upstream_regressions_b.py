@@ -23,6 +23,7 @@ FFT_NAMES = ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "
 
 @pytest.mark.parametrize("name", FFT_NAMES)
 @pytest.mark.parametrize("norm", ["backward", "ortho", "forward"])
+@pytest.mark.ci_sample(2)
 def test_fft_norms_under_strict_promotion(name, norm):
     """jax scales every transform by its norm factor; for "backward" that factor is a
     weak 1, which strict promotion accepts. weaktrace multiplied by a strong int32 1 and
