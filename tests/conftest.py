@@ -47,9 +47,10 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """``@pytest.mark.ci_sample(k)``: of a parametrized test's cases, CI keeps every k-th
-    in collection order, from an offset fixed by the test's path and name (every CI run
-    checks the same cases); ``--run-slow`` keeps them all."""
+    """``@pytest.mark.ci_sample(k)``: of a parametrized test's cases, CI keeps one in k:
+    every k-th in a fixed shuffled order (each case's place is a hash of its id, so every CI
+    run checks the same cases and parameters such as the x64 mode stay mixed);
+    ``--run-slow`` keeps them all."""
     if full_run(config):
         return
     groups: dict[tuple[str, str], list[pytest.Item]] = defaultdict(list)
@@ -58,16 +59,16 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             groups[(item.nodeid.split("::")[0], getattr(item, "originalname", item.name))].append(
                 item
             )
-    for (path, name), members in groups.items():
+    for members in groups.values():
         if len(members) == 1:
             continue  # one case asked for by name: run it
         marker = members[0].get_closest_marker("ci_sample")
         assert marker is not None
         k = int(marker.args[0])
-        offset = zlib.crc32(f"{path}::{name}".encode()) % k
         skip = pytest.mark.skip(reason=f"CI runs 1 in {k} of these cases (--run-slow: all)")
-        for i, item in enumerate(members):
-            if i % k != offset:
+        order = sorted(members, key=lambda item: zlib.crc32(item.nodeid.encode()))
+        for i, item in enumerate(order):
+            if i % k:
                 item.add_marker(skip)
 
 
