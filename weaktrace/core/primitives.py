@@ -280,8 +280,10 @@ def _select_n(which: AbstractValue, *cases: AbstractValue) -> list[AbstractValue
         raise ShapeError(f"select_n cases must share one shape, got {[c.shape for c in cases]}")
     if which.shape not in ((), shape):
         raise ShapeError(f"select_n predicate shape {which.shape} must be () or {shape}")
-    if which[1] is not _BOOL and which[1] is not _INT32:
-        raise OperandTypeError(f"select_n predicate must be bool or int32, got {which[1]}")
+    if which[1] is not _BOOL and which[1].kind not in INTEGER:
+        raise OperandTypeError(f"select_n predicate must be bool or an integer, got {which[1]}")
+    if which[1] is _BOOL and len(cases) > 2:
+        raise OperandTypeError(f"select_n with a bool predicate takes 2 cases, got {len(cases)}")
     return [_make(shape, dt, all(c.weak_type for c in cases))]
 
 
