@@ -84,3 +84,59 @@ def test_float0_cotangents_inside_a_trace(x64):
     with jax.enable_x64(x64):
         _agree(wt.trace(_float0_program(wt.numpy))(*args), jax.jit(_float0_program(jnp_jax))(*args))
         _agree(_float0_program(wt.numpy)(*args), _float0_program(jnp_jax)(*args))
+
+
+# index_dtypes: lax.dynamic_slice(x, (u8[0], i16[0]), ...) with indices of two integer
+# dtypes traced without complaint and failed only when jax compiled it; jax.jit refuses
+# it as it traces (one integer dtype for all start indices). Same for
+# dynamic_update_slice; a Python int next to a uint8 index is int32 (or int64): refused.
+_STARTS = {
+    "u8_i16": lambda jnp: (jnp.uint8(1), jnp.int16(0)),
+    "py_u8": lambda jnp: (1, jnp.uint8(0)),
+    "i32_u32": lambda jnp: (jnp.int32(1), jnp.uint32(0)),
+    "u8_u8": lambda jnp: (jnp.uint8(1), jnp.uint8(0)),
+    "py_py": lambda jnp: (1, 0),
+}
+
+
+@pytest.mark.parametrize("x64", [False, True], ids=["x32", "x64"])
+@pytest.mark.parametrize("starts", sorted(_STARTS))
+def test_slice_start_indices_share_one_dtype(starts, x64):
+    x = np.arange(12.0, dtype=np.float32).reshape(4, 3)
+
+    def fn_of(lax, jnp):
+        def f(x):
+            s = _STARTS[starts](jnp)
+            return lax.dynamic_slice(x, s, (2, 2)), lax.dynamic_update_slice(x, x[:1, :2], s)
+
+        return f
+
+    with jax.enable_x64(x64):
+        try:
+            want = jax.make_jaxpr(fn_of(jax.lax, jnp_jax), return_shape=True)(x)[1]
+        except TypeError:
+            with pytest.raises(TypeError, match="same type"):
+                wt.trace(fn_of(wt.lax, wt.numpy)).trace(x)
+            return
+        got = wt.trace(fn_of(wt.lax, wt.numpy)).trace(x).out_avals
+        assert [(a.shape, a.dtype) for a in got] == [(w.shape, w.dtype) for w in want]
+        _agree(wt.trace(fn_of(wt.lax, wt.numpy))(x), jax.jit(fn_of(jax.lax, jnp_jax))(x))
+
+
+# Probing lax calls with odd parameters (jax.make_jaxpr against weaktrace's .trace()):
+# lax.argmax(x, 0, jnp.float32) traced to a float32 "index" where jax refuses a
+# non-integer index_dtype as it traces.
+@pytest.mark.parametrize("index_dtype", ["float32", "bool", "complex64", "uint8", "int16"])
+def test_arg_reduce_index_dtype_must_be_an_integer(index_dtype):
+    x = np.array([[1.0, 3.0, 2.0]], np.float32)
+    fn_of = lambda lax: lambda x: (lax.argmax(x, 1, index_dtype), lax.argmin(x, 1, index_dtype))  # noqa: E731
+    try:
+        want = jax.jit(fn_of(jax.lax))(x)
+    except TypeError:
+        with pytest.raises(TypeError, match="integer"):
+            wt.trace(fn_of(wt.lax)).trace(x)
+        with pytest.raises(TypeError):
+            fn_of(wt.lax)(x)
+        return
+    _agree(wt.trace(fn_of(wt.lax))(x), want)
+    _agree(fn_of(wt.lax)(x), fn_of(jax.lax)(x))

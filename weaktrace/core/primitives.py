@@ -427,6 +427,15 @@ def _rev(x: AbstractValue, *, dimensions: tuple[int, ...]) -> list[AbstractValue
 rev_p = _def("rev", _rev)
 
 
+def _same_index_dtypes(name: str, starts: Sequence[AbstractValue]) -> None:
+    """jax takes a slice's start indices of any integer dtype, but one for all of them."""
+    if len({s[1] for s in starts}) > 1:
+        got = ", ".join(str(s[1]) for s in starts)
+        raise OperandTypeError(
+            f"index arguments to {name} must be integers of the same type, got {got}"
+        )
+
+
 def _dynamic_slice(
     x: AbstractValue, *starts: AbstractValue, slice_sizes: tuple[int, ...]
 ) -> list[AbstractValue]:
@@ -435,6 +444,7 @@ def _dynamic_slice(
     for s in starts:
         if s.shape != () or s[1].kind not in INTEGER:
             raise OperandTypeError(f"dynamic_slice start indices must be integer scalars, got {s}")
+    _same_index_dtypes("dynamic_slice", starts)
     if any(not 0 <= z <= n for z, n in zip(slice_sizes, x.shape, strict=True)):
         raise ShapeError(f"dynamic_slice sizes {slice_sizes} do not fit shape {x.shape}")
     return [_make(tuple(slice_sizes), x[1], x.weak_type)]
@@ -542,6 +552,8 @@ def _arg_reduce(name: str) -> Primitive:
     def rule(x: AbstractValue, *, axes: tuple[int, ...], index_dtype: DType) -> list[AbstractValue]:
         if len(axes) != 1:
             raise ShapeError(f"{name} reduces exactly one axis, got {axes}")
+        if index_dtype.kind not in INTEGER:
+            raise OperandTypeError(f"index_dtype must be an integer type, but got {index_dtype}")
         return [_make(_reduced(x, axes), index_dtype, False)]
 
     return _def(name, rule)
