@@ -108,6 +108,9 @@ def _eager_values(tree: Any) -> Any:
     return jax.tree_util.tree_map(lambda x: x.concrete() if eager(x) else x, tree)
 
 
+_FLOAT0 = np.dtype(jax.dtypes.float0)
+
+
 def _eval_shape(fn: Callable[..., Any], *trees: Any) -> Any:
     """``jax.eval_shape(fn, *trees)`` inside the vmapped axes that enclose this
     transformation (a nested jax.vmap whose function names an outer axis in a collective):
@@ -185,10 +188,19 @@ def bind_transform(name: str, options: dict[str, Any], apply: Callable[..., Any]
         out = _eval_shape(jax_side, cap_structs, structs)
     out_leaves, out_tree = jax.tree_util.tree_flatten(out)
     transform.out_tree = out_tree
-    transform.out_avals = tuple(abstractify(o, pol) for o in out_leaves)
+    # jax.grad(allow_int=True) / jax.vjp give integer inputs float0 cotangents: zeros of
+    # no data, constants (as jax.jit's jaxpr has them), not outputs of the equation.
+    zero = tuple(o.dtype == _FLOAT0 for o in out_leaves)
+    transform.float0 = zero if any(zero) else ()
+    kept = [o for o, z in zip(out_leaves, zero, strict=True) if not z]
+    transform.out_avals = tuple(abstractify(o, pol) for o in kept)
     params = {"program": made.program, "transform": transform, "n_captures": len(caps)}
-    outs = b.emit_n(transform_p, (*caps, *ops), params)
-    return jax.tree_util.tree_unflatten(out_tree, outs)
+    outs = iter(b.emit_n(transform_p, (*caps, *ops), params))
+    leaves = [
+        np.zeros(o.shape, _FLOAT0) if z else next(outs)
+        for o, z in zip(out_leaves, zero, strict=True)
+    ]
+    return jax.tree_util.tree_unflatten(out_tree, leaves)
 
 
 def _wrap_transformation(name: str) -> None:

@@ -280,8 +280,10 @@ def _select_n(which: AbstractValue, *cases: AbstractValue) -> list[AbstractValue
         raise ShapeError(f"select_n cases must share one shape, got {[c.shape for c in cases]}")
     if which.shape not in ((), shape):
         raise ShapeError(f"select_n predicate shape {which.shape} must be () or {shape}")
-    if which[1] is not _BOOL and which[1] is not _INT32:
-        raise OperandTypeError(f"select_n predicate must be bool or int32, got {which[1]}")
+    if which[1] is not _BOOL and which[1].kind not in INTEGER:
+        raise OperandTypeError(f"select_n predicate must be bool or an integer, got {which[1]}")
+    if which[1] is _BOOL and len(cases) > 2:
+        raise OperandTypeError(f"select_n with a bool predicate takes 2 cases, got {len(cases)}")
     return [_make(shape, dt, all(c.weak_type for c in cases))]
 
 
@@ -425,6 +427,15 @@ def _rev(x: AbstractValue, *, dimensions: tuple[int, ...]) -> list[AbstractValue
 rev_p = _def("rev", _rev)
 
 
+def _same_index_dtypes(name: str, starts: Sequence[AbstractValue]) -> None:
+    """jax takes a slice's start indices of any integer dtype, but one for all of them."""
+    if len({s[1] for s in starts}) > 1:
+        got = ", ".join(str(s[1]) for s in starts)
+        raise OperandTypeError(
+            f"index arguments to {name} must be integers of the same type, got {got}"
+        )
+
+
 def _dynamic_slice(
     x: AbstractValue, *starts: AbstractValue, slice_sizes: tuple[int, ...]
 ) -> list[AbstractValue]:
@@ -433,6 +444,7 @@ def _dynamic_slice(
     for s in starts:
         if s.shape != () or s[1].kind not in INTEGER:
             raise OperandTypeError(f"dynamic_slice start indices must be integer scalars, got {s}")
+    _same_index_dtypes("dynamic_slice", starts)
     if any(not 0 <= z <= n for z, n in zip(slice_sizes, x.shape, strict=True)):
         raise ShapeError(f"dynamic_slice sizes {slice_sizes} do not fit shape {x.shape}")
     return [_make(tuple(slice_sizes), x[1], x.weak_type)]
@@ -540,6 +552,8 @@ def _arg_reduce(name: str) -> Primitive:
     def rule(x: AbstractValue, *, axes: tuple[int, ...], index_dtype: DType) -> list[AbstractValue]:
         if len(axes) != 1:
             raise ShapeError(f"{name} reduces exactly one axis, got {axes}")
+        if index_dtype.kind not in INTEGER:
+            raise OperandTypeError(f"index_dtype must be an integer type, but got {index_dtype}")
         return [_make(_reduced(x, axes), index_dtype, False)]
 
     return _def(name, rule)

@@ -12,6 +12,7 @@ from weaktrace.core.primitives import (
     _nary,
     _require,
     _same_dtypes,
+    _same_index_dtypes,
 )
 from weaktrace.dtypes import registry
 from weaktrace.errors import OperandTypeError, ShapeError
@@ -103,6 +104,7 @@ def _dynamic_update_slice(x: AbstractValue, update: AbstractValue,
     for s in starts:
         if s.shape != () or s[1].kind not in INTEGER:
             raise OperandTypeError(f"start indices must be integer scalars, got {s}")
+    _same_index_dtypes("dynamic_update_slice", starts)
     return [x]
 
 

@@ -38,8 +38,8 @@ class Transform:
     values the program was traced with, not inputs), returning `inner_out_tree`'s.
     Prints as the jax call it stands for, e.g. ``value_and_grad(argnums=0)``."""
 
-    __slots__ = ("apply", "in_tree", "inner_out_tree", "inner_tree", "name", "options",
-                 "out_avals", "out_tree", "raw")  # fmt: skip
+    __slots__ = ("apply", "float0", "in_tree", "inner_out_tree", "inner_tree", "name",
+                 "options", "out_avals", "out_tree", "raw")  # fmt: skip
 
     def __init__(
         self,
@@ -57,6 +57,9 @@ class Transform:
         self.in_tree, self.inner_tree, self.inner_out_tree = in_tree, inner_tree, inner_out_tree
         self.out_tree, self.out_avals = out_tree, tuple(out_avals)
         self.raw = tuple(raw)  # per argument leaf: passed to the function as is (a constant)
+        # Per output leaf: a float0 cotangent (of an integer input: no data), which is a
+        # constant of the trace, not an output of the equation; () when there is none.
+        self.float0: tuple[bool, ...] = ()
 
     def call(self, fn: Callable[..., Any], leaves: Sequence[Any]) -> Any:
         """``apply(fn, *args, **kwargs)`` with the arguments rebuilt from their leaves

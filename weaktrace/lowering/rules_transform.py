@@ -52,6 +52,8 @@ def _transform(run: Run, *ops: Any, program: Program, transform: Transform,
     out = transform.call(fn, ops[n_captures:])
     leaves, tree = jax.tree_util.tree_flatten(out)
     assert tree == transform.out_tree, f"{transform}: output {tree}, traced {transform.out_tree}"
+    if transform.float0:  # float0 cotangents are the trace's constants, not outputs
+        return [x for x, z in zip(leaves, transform.float0, strict=True) if not z]
     return leaves
 
 
