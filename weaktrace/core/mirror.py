@@ -156,7 +156,7 @@ def exporter(
                 if ej is None:
                     ej = compiled[key] = EagerJit(fn)
                 if ej.fast:  # jax.jit's dispatch, with no Python frame of ours between
-                    if key is None and compile_key is None:
+                    if compile_key is None:
                         hot[:] = (ej, ej.jitted)
                     try:
                         return ej.jitted(*args, **kwargs) if kwargs else ej.jitted(*args)

@@ -83,10 +83,10 @@ def _iota_overflow(prog: Program, k: int, out: list[Finding]) -> None:
     # (arange(10, 0, -1, dtype=uint8) multiplies by 255), so both readings are kept
     ranges = [(0, n - 1)]
     var, steps = eqn.outputs[0], []
-    for later in prog.equations[k + 1 :]:
+    for later in prog.equations[k + 1 :]:  # arange's mul and add follow its iota at once
         name = later.primitive.name
         if var not in later.inputs:
-            continue
+            break
         others = [x for x in later.inputs if x is not var]
         if (name not in ("mul", "add") or len(others) != 1 or later.source_info != eqn.source_info
                 or not isinstance(others[0], Literal) or others[0].aval.shape != ()):  # fmt: skip
