@@ -912,36 +912,6 @@ BIG_UINTS = {"uint16", "uint32", "uint64"}
 FLOAT8 = {n for n in TORCH_DTYPES if n.startswith("float8")}
 
 
-def _shell_refused(case: Case) -> bool:
-    """A sub-byte shell dtype meets another operand torch refuses it with -- other than
-    float8 and uint16/32/64, which weaktrace refuses whatever they meet."""
-    return (
-        case.section in ("promote_types", "result_type")
-        and _has(case, lambda o: o.dtype in SHELL_DTYPES)
-        and not _has(case, lambda o: o.dtype in FLOAT8 | BIG_UINTS)
-        and torch_verdict(case) == "raises"
-    )
-
-
-def _float8_conversion_differs(case: Case) -> bool:
-    """torch's result is a float8 and some operand's value converts to it differently in
-    torch and in ml_dtypes (XLA's semantics)."""
-    theirs = SECTIONS[case.section].torch_outcome(case)
-    if verdict(case, theirs) != "value" or tname(theirs.value.dtype) not in FLOAT8:
-        return False
-    dt = tname(theirs.value.dtype)
-    for o in case.operands:
-        vals = [o.number] if o.wrapped else to_numpy(o.as_torch()).ravel().tolist()
-        for v in vals:
-            if isinstance(v, complex):
-                continue
-            t = torch.tensor(float(v), dtype=torch.float64).to(tdt(dt)).double().item()
-            x = float(np.array(float(v)).astype(np_dtype(dt)).astype(np.float64))
-            if not (t == x or (math.isnan(t) and math.isnan(x))):
-                return True
-    return False
-
-
 def _has(case: Case, pred: Callable[[Operand], bool]) -> bool:
     return any(o is not None and pred(o) for o in case.operands)
 
@@ -954,18 +924,9 @@ class Known:
     stage: str = "dtype"  # "values": the dtype agrees, the compiled run does not
 
 
-KNOWN_MISMATCHES: dict[str, Known] = {
-    "float8-unrepresentable-conversion": Known(
-        ("binary",),
-        "a number float8 cannot hold, converted to it: torch saturates float8_e4m3fn "
-        "(1000 -> 448) and maps float8_e8m0fnu's missing signs and zero to magnitudes "
-        "(-7 -> 8, 0 -> 2**-127); XLA (and ml_dtypes) give NaN. weaktrace lowers the "
-        "convert to lax.convert_element_type as is. Inherent (XLA computes the values): "
-        "documented in docs/torch_policy.md, 'Known limits'",
-        lambda c: _float8_conversion_differs(c),
-        stage="values",
-    ),
-}
+# None today: the last one (torch's float8 conversions of values the type cannot hold) is
+# lowered with torch's rounding since session 13 (`Policy.roundings`).
+KNOWN_MISMATCHES: dict[str, Known] = {}
 
 
 def known(case: Case) -> tuple[str, Known] | None:

@@ -22,6 +22,7 @@ from weaktrace.core.source import user_source
 from weaktrace.core.trace import Context, Promotion, Tracer
 from weaktrace.dtypes import registry
 from weaktrace.dtypes.registry import DType
+from weaktrace.dtypes.rounding import round_host
 from weaktrace.errors import (
     ArgumentOverflowError,
     OperandTypeError,
@@ -77,7 +78,11 @@ def convert(
                     f"Python integer {x.atom.value} out of bounds for {dtype}"
                 )
             rule = "wrap"  # in the policy's range: what is left wraps (torch's uint8 -1)
-        value = literal_value(x.atom.value, dtype, rule)
+        mode = ctx.policy.roundings.get(dtype) if ctx.policy.roundings else None
+        if mode is None:
+            value = literal_value(x.atom.value, dtype, rule)
+        else:  # the policy's library rounds into this dtype otherwise than XLA does
+            value = round_host(x.atom.value, dtype, mode)
         return Tracer(aval, Literal(value, aval), ctx)
     if rule == "raise" and av[2] and av[1].kind in "iu" and dtype.kind in "iu":
         ctx.checks_int(x, dtype)  # a Python int argument: its value is checked per call
@@ -156,6 +161,9 @@ def is_literal(x: Tracer) -> bool:
 def lit(ctx: Context, value: Any, dt: DType, weak: bool = False) -> Tracer:
     """A scalar constant of a given dtype, as a tracer holding a Literal."""
     aval = _make((), dt, weak)
+    mode = ctx.policy.roundings.get(dt) if ctx.policy.roundings else None
+    if mode is not None:  # the policy's library rounds into dt its own way
+        return Tracer(aval, Literal(round_host(value, dt, mode), aval), ctx)
     return Tracer(aval, Literal(np.asarray(value).astype(dt.numpy)[()], aval), ctx)
 
 

@@ -10,10 +10,13 @@ import jax
 import numpy as np
 
 from weaktrace.core.literals import jax_literal, typed
+from weaktrace.dtypes import registry
 from weaktrace.dtypes.policies import Policy
 from weaktrace.dtypes.registry import DType
+from weaktrace.dtypes.rounding import e8m0_bits, round_host, saturation_bound
 from weaktrace.ir.values import (
     AbstractValue,
+    Equation,
     Literal,
     Program,
     Var,
@@ -32,6 +35,7 @@ def eval_program(program: Program, args: Sequence[Any], policy: Policy) -> list[
     """
     x64 = policy.x64
     mapping = _lowering_map(policy, program)
+    rounded = _rounded(policy, program)
     env: dict[Var, Any] = {
         v: typed(c, v.aval[1]) for v, c in zip(program.constvars, program.consts, strict=True)
     }
@@ -42,6 +46,9 @@ def eval_program(program: Program, args: Sequence[Any], policy: Policy) -> list[
             return env[atom]
         if mapping is not None:
             atom = _mapped_literal(atom, mapping)
+        if rounded is not None and atom.aval[1] in rounded:  # zeros(2, float8_e8m0fnu)
+            dt = atom.aval[1]
+            atom = Literal(round_host(atom.value, dt, rounded[dt]), atom.aval)
         return jax_literal(atom, x64)
 
     for eqn in program.equations:
@@ -51,6 +58,12 @@ def eval_program(program: Program, args: Sequence[Any], policy: Policy) -> list[
             out = subprogram_lowering_rules[eqn.primitive](
                 runner(policy), *[read(a) for a in eqn.inputs], **params
             )
+        elif (
+            rounded is not None
+            and eqn.primitive.name != "bitcast_convert_type"
+            and any(o.aval[1] in rounded for o in eqn.outputs)
+        ):
+            out = _run_rounded(rule, eqn, [read(a) for a in eqn.inputs], params, rounded, x64)
         else:
             out = rule(*[read(a) for a in eqn.inputs], **params)
         if eqn.primitive.multiple_results:
@@ -72,6 +85,87 @@ def _lowering_map(policy: Policy, program: Program) -> Callable[[DType], DType] 
     if all(fn(a[1]) is a[1] for a in avals(program)):
         return None
     return fn
+
+
+def _rounded(policy: Policy, program: Program) -> Mapping[DType, str] | None:
+    """The policy's `roundings`, if this program computes a value of such a dtype."""
+    if not policy.roundings:
+        return None
+    if not any(a[1] in policy.roundings for a in avals(program)):
+        return None
+    return policy.roundings
+
+
+_F32, _F64 = registry.by_name("float32"), registry.by_name("float64")
+_BITS = {"float32": np.uint32, "bfloat16": np.uint16}
+
+
+def _run_rounded(
+    rule: Callable[..., Any],
+    eqn: Equation,
+    args: list[Any],
+    params: Mapping[str, Any],
+    rounded: Mapping[DType, str],
+    x64: bool,
+) -> Any:
+    """An equation with an output of a dtype the policy rounds its own way: it computes
+    in a wider float that holds every value of the dtype exactly (float32 for a
+    saturating dtype; float64 for float8_e8m0fnu, whose 2**-127 is a float32 subnormal
+    that XLA flushes to zero), and each such output is rounded by the policy's mode as
+    the library rounds its float32 result (see `weaktrace.dtypes.rounding`)."""
+    mode = next(rounded[o.aval[1]] for o in eqn.outputs if o.aval[1] in rounded)
+    if mode == "magnitude" and eqn.primitive.name == "convert_element_type":
+        src = eqn.inputs[0].aval[1].name
+        if src in _BITS:  # read the float32 bits: a subnormal would flush in a convert
+            bits = jax.lax.bitcast_convert_type(args[0], _BITS[src])
+            if src == "bfloat16":  # bfloat16 is float32's upper half
+                bits = jax.lax.shift_left(bits.astype(np.uint32), np.uint32(16))
+            out_dt = registry.to_numpy(eqn.outputs[0].aval[1])
+            return jax.lax.bitcast_convert_type(e8m0_bits(bits, jax.numpy), out_dt)
+    wide = _F64 if mode == "magnitude" and x64 else _F32
+    args = [
+        jax.lax.convert_element_type(v, registry.to_numpy(wide)) if a.aval[1] in rounded else v
+        for a, v in zip(eqn.inputs, args, strict=True)
+    ]
+    params = {k: wide if isinstance(v, DType) and v in rounded else v for k, v in params.items()}
+    out = rule(*args, **params)
+    outs = out if eqn.primitive.multiple_results else [out]
+    done = [
+        _round(v, o.aval[1], rounded[o.aval[1]]) if o.aval[1] in rounded else v
+        for v, o in zip(outs, eqn.outputs, strict=True)
+    ]
+    return done if eqn.primitive.multiple_results else done[0]
+
+
+def _round(value: Any, dt: DType, mode: str) -> Any:
+    """A float32 or float64 value rounded into `dt` by `mode` as its float32 rounding
+    would be (`weaktrace.dtypes.rounding`)."""
+    out_dt = registry.to_numpy(dt)
+    if mode == "saturate":
+        x = jax.lax.convert_element_type(value, np.float32)
+        bound = np.float32(saturation_bound(dt))
+        x = jax.lax.min(jax.lax.max(x, -bound), bound)  # NaN stays NaN
+        return jax.lax.convert_element_type(x, out_dt)
+    if value.dtype == np.float64:
+        return jax.lax.bitcast_convert_type(e8m0_of_wide(value), out_dt)
+    bits = jax.lax.bitcast_convert_type(value, np.uint32)
+    return jax.lax.bitcast_convert_type(e8m0_bits(bits, jax.numpy), out_dt)
+
+
+def e8m0_of_wide(v: Any) -> Any:
+    """The float8_e8m0fnu byte of float64 values, as `e8m0_bits` of their float32
+    rounding (round to nearest even, subnormals kept) would be."""
+    jnp = jax.numpy
+    v = jnp.abs(v)
+    mant, exp = jnp.frexp(v)  # v = mant * 2**exp, mant in [0.5, 1)
+    # float32 keeps 24 bits: 2 * mant rounds to 1.5 or more from 1.5 - 2**-24 up
+    up = (2 * mant >= 1.5 - 2.0**-24).astype(np.int32)
+    normal = jnp.minimum(exp - 1 + 127 + up, 0xFF)
+    # below 2**-126: float32's subnormal grid (2**-149); more than 2**-127 rounds up
+    sub = (v > 2.0**-127 + 2.0**-150).astype(np.int32)
+    out = jnp.where(v >= 2.0**-126, normal, sub)
+    nan = jnp.isnan(v) | (v >= 2.0**128 - 2.0**103)  # float32 overflows to inf: NaN
+    return jnp.where(nan, 0xFF, out).astype(np.uint8)
 
 
 def avals(program: Program) -> list[AbstractValue]:

@@ -22,6 +22,7 @@ from weaktrace.core.trace import current
 from weaktrace.dtypes import registry
 from weaktrace.dtypes.policies import DEFAULT
 from weaktrace.dtypes.policies.jax import JaxPolicy
+from weaktrace.dtypes.rounding import round_host
 from weaktrace.errors import (
     ArgumentOverflowError,
     ConcretizationError,
@@ -71,6 +72,9 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, *, device: Any = None,
         # a Python int goes straight to the requested dtype (jax's convert_element_type
         # of the scalar): 2**32 - 1 fills uint32 with x64 off, where it is no weak int32
         dt = b.policy.user_dtype(dtype)
+        mode = b.policy.roundings.get(dt) if b.policy.roundings else None
+        if mode is not None:  # the policy's library rounds into dt its own way
+            return broadcast_scalar(lit(b, round_host(fill_value, dt, mode), dt), dims)
         return broadcast_scalar(
             lit(b, literal_value(fill_value, dt, b.policy.literal_overflow), dt), dims
         )
@@ -392,8 +396,12 @@ def _asarray(a: Any, dtype: Any, copy: bool) -> Any:
         dt = b.policy.user_dtype(dtype)
         if dt.kind == "K":  # key arrays in a list: stacked, then converted as jax does
             return convert(b, stack([_array_operand(b, v, dt) for v in a]), dt, False)
+        mode = b.policy.roundings.get(dt) if b.policy.roundings else None
         try:
-            value = np.asarray(a, dtype=dt.numpy)
+            if mode is None:
+                value = np.asarray(a, dtype=dt.numpy)
+            else:  # the policy's library rounds into dt its own way (torch's float8)
+                value = np.asarray(round_host(np.asarray(a), dt, mode))
         except OverflowError as err:
             raise ArgumentOverflowError(f"{err} (jnp.array with dtype={dt})") from None
         return b.const(value, AbstractValue.make(value.shape, dt, False))

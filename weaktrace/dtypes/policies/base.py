@@ -23,8 +23,8 @@ AbstractValue((2,), int16, weak_type=False)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, NamedTuple
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, NamedTuple
 
 import ml_dtypes
 import numpy as np
@@ -116,6 +116,10 @@ class Policy:
     # An instance of a subclass of int/float/complex (IntEnum) is the Python scalar it
     # stands for (weak, as in JAX and PyTorch); false: ``np.asarray(x)``, strong (NumPy).
     scalar_subclasses_weak: bool = True
+    # Dtypes whose values this policy's library rounds otherwise than XLA does, and how
+    # (a mode of `weaktrace.dtypes.rounding`): their arithmetic is lowered in float32 and
+    # rounded so, and literals fold so. PyTorch saturates float8_e4m3fn.
+    roundings: ClassVar[Mapping[DType, str]] = {}
     defaults: dict[str, DType] = DEFAULTS_X64
 
     # -- the public face ------------------------------------------------------------

@@ -4,8 +4,8 @@ the higher category wins; a wrapped float takes the default float dtype."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
 
 from weaktrace.dtypes import registry
 from weaktrace.dtypes.policies.base import DEFAULTS_X64, Aval, Policy, _spec, int_bounds
@@ -127,6 +127,12 @@ class TorchPolicy(Policy):
     cumulative_promotes_integers = True
     asarray_operands_strong = True  # torch.asarray(3.0): a 0-dim tensor, not a wrapped number
     pow_checked_exponent_dtypes = frozenset({"float16", "bfloat16"})
+    # c10's float8 conversions: float8_e4m3fn saturates (1000 -> 448), float8_e8m0fnu
+    # drops the sign and maps zero to 2**-127; XLA gives NaN for both
+    roundings: ClassVar[Mapping[DType, str]] = {
+        _D("float8_e4m3fn"): "saturate",
+        _D("float8_e8m0fnu"): "magnitude",
+    }
 
     def __init__(self, default_float: str = "float32") -> None:
         if default_float not in ("float32", "float64"):
