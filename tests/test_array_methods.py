@@ -44,23 +44,8 @@ SWEEPS: dict[str, tuple] = {}  # test name -> (argnames, cases, n, n_values, see
 
 # Where weaktrace disagrees with jax today (outside this work's code), by root cause:
 # (test name, predicate on the case) -> reason. Those cases are strict xfails.
-KNOWN_MISMATCHES: dict[tuple[str, str], tuple] = {
-    ("test_at_every_index_expression", "scalar bool index"): (
-        lambda case: case[2] == "bool_scalar",
-        "weaktrace/numpy/indexing.py _expand rejects a scalar bool index (IndexError) for "
-        "x[True] and x.at[True]; jax adds a unit (True) or empty (False) dimension",
-    ),
-    ("test_method", "argmin(axis=0) of 0-d"): (
-        lambda case: case[0] == "argmin" and case[1] == "u32_0d",
-        "weaktrace/numpy/reductions.py argmin checks the axis (ShapeError, a ValueError); "
-        "jax fails on it with IndexError ('tuple index out of range')",
-    ),
-    ("test_method", "clip of complex"): (
-        lambda case: "clip" in case[0] and case[1] == "c64_4",
-        "weaktrace/numpy/ufuncs.py clip raises OperandTypeError (a TypeError) for complex "
-        "values; jax raises ValueError ('Clip received a complex value')",
-    ),
-}
+# (None today.)
+KNOWN_MISMATCHES: dict[tuple[str, str], tuple] = {}
 
 
 def known(test: str, case: tuple) -> str | None:

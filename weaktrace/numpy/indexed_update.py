@@ -41,7 +41,7 @@ from weaktrace.numpy._core import (
     result_shape,
 )
 from weaktrace.numpy.creation import asarray
-from weaktrace.numpy.indexing import _expand, _normalized
+from weaktrace.numpy.indexing import _expand, _holds_tracer, _normalized
 
 _asarray = getattr(asarray, "__wrapped__", asarray)
 _INT32_MAX = 2**31 - 1
@@ -220,6 +220,45 @@ def _squeeze_newaxis(y: Tracer, dims: tuple[int, ...]) -> Tracer:
     return bind(P.squeeze_p, y, dimensions=dims) if dims else y
 
 
+def _scalar_bools(b: Context, x: Tracer, key: Any) -> tuple[Tracer, Any, tuple[int, ...]]:
+    """A key with scalar booleans (``x.at[True]``, ``x.at[0, False]``) as jax lays it out:
+    a unit axis inserted into x where each stands, indexed by ``arange(0 or 1)``; the
+    dimensions inserted are returned (an update squeezes them out again)."""
+    raw = key if isinstance(key, tuple) else (key,)
+    if not any(_is_scalar_bool(k) for k in raw):
+        return x, key, ()
+    consumed = [0 if _is_scalar_bool(k) or k is None or k is Ellipsis else _rank(k) for k in raw]
+    ellipsis = x.aval.ndim - sum(consumed)
+    dims: list[int] = []
+    new_key: list[Any] = []
+    at = 0
+    for k, n in zip(raw, consumed, strict=True):
+        if _is_scalar_bool(k):
+            dims.append(at)
+            new_key.append(np.arange(int(bool(k))))
+            at += 1
+            continue
+        new_key.append(k)
+        at += max(ellipsis, 0) if k is Ellipsis else n
+    return bind(P.expand_dims_p, x, dimensions=tuple(dims)), tuple(new_key), tuple(dims)
+
+
+def _is_scalar_bool(k: Any) -> bool:
+    return isinstance(k, bool | np.bool_) or (
+        isinstance(k, np.ndarray) and k.dtype == bool and k.ndim == 0
+    )
+
+
+def _rank(k: Any) -> int:
+    """How many dimensions of x an index entry consumes (a boolean mask: its rank)."""
+    if isinstance(k, np.ndarray) and k.dtype == bool:
+        return k.ndim
+    if isinstance(k, list | tuple) and not _holds_tracer(k):
+        a = np.asarray(k)
+        return a.ndim if a.dtype == bool else 1
+    return 1
+
+
 def get(
     x: Any, key: Any, *, mode: Any = None, fill_value: Any = None, normalize: bool = True
 ) -> Tracer:
@@ -237,6 +276,7 @@ def get(
             raise ValueError("fill_value argument to indexed get() must be a scalar")
         if isinstance(fill_value, np.ndarray | np.generic):
             fill_value = fill_value.item()
+    x, key, _ = _scalar_bools(b, x, key)  # the inserted axes stay: they are the result's
     pl = plan(b, x, key, normalize)
     out_shape = tuple(s for i, s in enumerate(pl.slice_shape) if i not in pl.newaxis_dims)
     if math.prod(pl.slice_shape) == 0:
@@ -319,9 +359,11 @@ def update(
     y = _updates(b, x, values)
     m = parse_mode(mode)
     _warn_unsafe(b, y, x)
+    x0 = x
+    x, key, bools = _scalar_bools(b, x, key)
     pl = plan(b, x, key, normalize)
     if math.prod(pl.slice_shape) == 0:
-        return x
+        return x0
     xp, yp = promote(b, f"at[].{op}", [x, y])
     yp = _squeeze_newaxis(broadcast_to(yp, pl.slice_shape), pl.newaxis_dims)
     out = b.emit(
@@ -329,7 +371,7 @@ def update(
         (xp, pl.indices, yp),
         _scatter_params(pl, m, indices_are_sorted, unique_indices),
     )
-    return convert(b, out, x.aval[1], x.aval[2])
+    return convert(b, _squeeze_newaxis(out, bools), x.aval[1], x.aval[2])
 
 
 def _scatter_params(pl: Plan, m: str | None, sorted_: bool, unique: bool) -> dict[str, Any]:
@@ -357,9 +399,11 @@ def apply(
     b = context(x)
     x = operand(x, b)
     m = parse_mode(mode)
+    x0 = x
+    x, key, bools = _scalar_bools(b, x, key)
     pl = plan(b, x, key, normalize)
     if math.prod(pl.slice_shape) == 0:
-        return x
+        return x0
     scalar = AbstractValue.make((), x.aval[1], x.aval[2])
     made = make_program(func, [scalar], b.policy, nested=True)
     if made.captures or len(made.out_avals) != 1:
@@ -372,4 +416,4 @@ def apply(
     update_shape = tuple(s for i, s in enumerate(pl.slice_shape) if i not in pl.newaxis_dims)
     params.update(update_shape=update_shape, program=made.program, policy=b.policy)
     out = b.emit(S.scatter_apply_p, (x, pl.indices), params)
-    return convert(b, out, x.aval[1], x.aval[2])
+    return convert(b, _squeeze_newaxis(out, bools), x.aval[1], x.aval[2])
