@@ -164,3 +164,15 @@ def test_created_values_round_as_torch(name, creator):
     assert np.asarray(got).dtype == np.dtype(name)
     want = theirs(getattr(torch, name)).float().numpy()
     assert _same(np.asarray(got).astype(np.float32), want).all(), (got, want)
+
+
+@pytest.mark.xfail(
+    strict=True, reason="docs/torch_policy.md 'Known limits': full does not check its fill"
+)
+@pytest.mark.parametrize(("fill", "dtype"), [(300, "uint8"), (-0.5, "float8_e8m0fnu")])
+def test_full_checks_its_fill_as_torch(fill, dtype):
+    """torch.full((3,), fill, dtype=...) raises where the fill does not fit."""
+    with pytest.raises(RuntimeError, match="without overflow"):
+        torch.full((3,), fill, dtype=getattr(torch, dtype))
+    with pytest.raises(OverflowError):
+        wt.trace(lambda: wnp.full((3,), fill, dtype=dtype), policy=wt.policy("torch"))()
