@@ -717,10 +717,6 @@ def _any_complex(operands: list[Any]) -> bool:
     return any(_dtype(v).kind == "c" for v in operands)
 
 
-def _big_python_int(operands: list[Any]) -> bool:
-    return any(type(v) is int and not -(2**31) <= v < 2**31 for v in operands)
-
-
 # jax.numpy's numeric promotion (jax._src.dtypes.to_numeric_dtype) maps bool to int32,
 # always; it is not the default integer.
 _NUMERIC_OF_BOOL = {
@@ -728,20 +724,9 @@ _NUMERIC_OF_BOOL = {
     "op_mod", "left_shift", "op_lshift", "right_shift", "op_rshift",
 }  # fmt: skip
 
-KNOWN_MISMATCHES: dict[str, Known] = {
-    "full_of_big_python_int_x32": Known(
-        reason=(
-            "x32: jnp.full/full_like with a Python int outside int32 wraps it (full) or "
-            "converts it to the strong dtype (full_like); weaktrace raises "
-            "ArgumentOverflowError (weaktrace/core/operands.py operand: check_python_int)"
-        ),
-        repro=Call("full((2,), 2**33)", "full", lambda xnp: xnp.full((2,), 2**33), ()),
-        x64=False,
-        recognise=lambda op, ops, x64: (
-            not x64 and op in ("full", "full_like") and _big_python_int(ops)
-        ),
-    ),
-}
+# (session 13: "full_of_big_python_int_x32" is fixed, see test_upstream_regressions_m.py;
+# jnp.full/full_like and lax.full/full_like now convert a Python int fill as jax does)
+KNOWN_MISMATCHES: dict[str, Known] = {}
 
 
 def first_divergence(program: Program, x64: bool) -> tuple[Step, list[Any], list[str]] | None:

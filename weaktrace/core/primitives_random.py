@@ -51,7 +51,8 @@ def key_batch(name: str, key: AbstractValue, *, batched: bool = True) -> tuple[i
         data = key_shape(default_key_dtype())
         if key[1] is not _U32 or key.shape[len(key.shape) - len(data) :] != data:
             raise OperandTypeError(
-                f"{name}: a raw PRNG key must be a uint32 array whose trailing shape is "
+                f"{name}: JAX encountered invalid PRNG key data (jax's words, which its "
+                f"tests match): a raw PRNG key must be a uint32 array whose trailing shape is "
                 f"{data}, got {key}. Make keys with jax.random.key or "
                 "weaktrace.random.key (typed) or PRNGKey (raw)."
             )

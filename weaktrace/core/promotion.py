@@ -167,6 +167,29 @@ def lit(ctx: Context, value: Any, dt: DType, weak: bool = False) -> Tracer:
     return Tracer(aval, Literal(np.asarray(value).astype(dt.numpy)[()], aval), ctx)
 
 
+def convert_fill(ctx: Context, value: Any, dtype: DType, weak: bool) -> Tracer:
+    """A ``full``/``full_like`` fill converted to `dtype` as jax's ``convert_element_type``
+    converts a Python scalar: a Python int goes straight to `dtype` (wrapping with a
+    warning, or the policy's overflow rule), never first to the weak int type it may not
+    fit (``full_like(uint32_keys, 2**32 - 1)`` with x64 off is uint32 max in jax)."""
+    if value.__class__ is int and dtype.kind != "K":
+        return lit(ctx, literal_value(value, dtype, ctx.policy.literal_overflow), dtype, weak)
+    return convert(ctx, operand(value, ctx), dtype, weak)
+
+
+def default_fill(ctx: Context, value: Any) -> Tracer:
+    """The fill of ``full(shape, value)`` with no dtype: a Python int that does not fit
+    the weak default int wraps into it there (jax converts the fill, it does not check it
+    as an argument: ``full((2,), 2**32 - 1)`` is weak int32 -1 with x64 off)."""
+    try:
+        return operand(value, ctx)
+    except ArgumentOverflowError:
+        if value.__class__ is not int:
+            raise
+        dt, weak = ctx.policy.scalar(int)
+        return lit(ctx, literal_value(value, dt, "wrap"), dt, weak)
+
+
 def const_like(x: Tracer, value: Any) -> Tracer:
     """``lax._const``: weak for a weak 0-d operand, else a strong literal of its dtype."""
     return lit(x.ctx, value, x.aval[1], x.aval[2] and not x.aval[0])

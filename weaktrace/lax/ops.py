@@ -16,7 +16,14 @@ from weaktrace.core import primitives as P
 from weaktrace.core import primitives_lax as L
 from weaktrace.core.mirror import exporter, keeps_commitment
 from weaktrace.core.operands import context, operand
-from weaktrace.core.promotion import bind, broadcast_to, convert, lit
+from weaktrace.core.promotion import (
+    bind,
+    broadcast_to,
+    convert,
+    convert_fill,
+    default_fill,
+    lit,
+)
 from weaktrace.core.trace import Context, Tracer
 from weaktrace.errors import ShapeError
 
@@ -408,11 +415,15 @@ def broadcasted_iota(dtype: Any, shape: Sequence[int], dimension: int, sharding:
 @export
 def full(shape: Sequence[int], fill_value: Any, dtype: Any = None, *, sharding: Any = None) -> Any:
     """``jax.lax.full``: weak when no dtype is given and the fill is weak."""
-    ctx, (v,) = _ops(fill_value)
-    if v.aval[0]:
-        raise ShapeError(f"full must be called with a scalar fill_value, got {v.aval}")
-    if dtype is not None:
-        v = convert(ctx, v, ctx.policy.user_dtype(dtype), False)
+    ctx = context(fill_value)
+    if dtype is not None and fill_value.__class__ is int:
+        v = convert_fill(ctx, fill_value, ctx.policy.user_dtype(dtype), False)
+    else:
+        v = default_fill(ctx, fill_value)
+        if v.aval[0]:
+            raise ShapeError(f"full must be called with a scalar fill_value, got {v.aval}")
+        if dtype is not None:
+            v = convert(ctx, v, ctx.policy.user_dtype(dtype), False)
     dims = tuple(map(int, shape)) if isinstance(shape, Sequence) else (int(shape),)
     return broadcast_to(v, dims)
 
@@ -421,9 +432,10 @@ def full(shape: Sequence[int], fill_value: Any, dtype: Any = None, *, sharding: 
 def full_like(x: Any, fill_value: Any, dtype: Any = None, shape: Any = None,
               sharding: Any = None) -> Any:  # fmt: skip
     """``jax.lax.full_like``: x's dtype and weak flag unless a dtype is given."""
-    ctx, (t, v) = _ops(x, fill_value)
+    ctx = context(x, fill_value)
+    t = operand(x, ctx)
     dt = t.aval[1] if dtype is None else ctx.policy.user_dtype(dtype)
-    v = convert(ctx, v, dt, dtype is None and t.aval[2])
+    v = convert_fill(ctx, fill_value, dt, dtype is None and t.aval[2])
     return broadcast_to(v, t.aval[0] if shape is None else tuple(map(int, shape)))
 
 

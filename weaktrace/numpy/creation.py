@@ -17,7 +17,7 @@ from weaktrace.core import primitives_lax as L
 from weaktrace.core import primitives_random as R
 from weaktrace.core.literals import literal_value
 from weaktrace.core.mirror import exporter, keeps_commitment
-from weaktrace.core.promotion import bind
+from weaktrace.core.promotion import bind, convert_fill, default_fill
 from weaktrace.core.trace import current
 from weaktrace.dtypes import registry
 from weaktrace.dtypes.policies import DEFAULT
@@ -78,7 +78,7 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, *, device: Any = None,
         return broadcast_scalar(
             lit(b, literal_value(fill_value, dt, b.policy.literal_overflow), dt), dims
         )
-    v = operand(fill_value, b)
+    v = default_fill(b, fill_value)
     if dtype is not None:
         v = convert(b, v, b.policy.user_dtype(dtype), False)
     if v.aval.shape:  # an array fill broadcasts, with or without a dtype
@@ -174,8 +174,14 @@ def full_like(a: Any, fill_value: Any, dtype: Any = None, shape: Any = None, *,
               device: Any = None, out_sharding: Any = None) -> Any:  # fmt: skip
     """``jax.numpy.full_like``: the fill takes a's dtype (and weak flag, with no dtype)."""
     b = context(a, fill_value)
-    x, fill = operand(a, b), operand(fill_value, b)
+    x = operand(a, b)
     target = x.aval.shape if shape is None else shape_arg(shape)
+    if fill_value.__class__ is int:  # straight to the dtype, as jax converts it
+        dt = x.aval.dt if dtype is None else like_dtype(b, "full_like", dtype)
+        if dt.kind != "K":
+            weak = dtype is None and x.aval.weak_type
+            return broadcast_to(convert_fill(b, fill_value, dt, weak), target)
+    fill = operand(fill_value, b)
     if fill.aval.ndim:  # an array fill: asarray(fill, result_type(a)), broadcast
         dt = b.policy.result([x.aval])[0] if dtype is None else like_dtype(b, "full_like", dtype)
         return broadcast_to(convert(b, fill, dt, False), target)
