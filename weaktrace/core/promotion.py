@@ -173,6 +173,8 @@ def convert_fill(ctx: Context, value: Any, dtype: DType, weak: bool) -> Tracer:
     warning, or the policy's overflow rule), never first to the weak int type it may not
     fit (``full_like(uint32_keys, 2**32 - 1)`` with x64 off is uint32 max in jax)."""
     if value.__class__ is int and dtype.kind != "K":
+        if ctx.policy.roundings and dtype in ctx.policy.roundings:
+            return lit(ctx, value, dtype, weak)  # rounds as the policy's library does
         return lit(ctx, literal_value(value, dtype, ctx.policy.literal_overflow), dtype, weak)
     return convert(ctx, operand(value, ctx), dtype, weak)
 

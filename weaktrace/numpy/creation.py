@@ -15,7 +15,6 @@ import numpy as np
 
 from weaktrace.core import primitives_lax as L
 from weaktrace.core import primitives_random as R
-from weaktrace.core.literals import literal_value
 from weaktrace.core.mirror import exporter, keeps_commitment
 from weaktrace.core.promotion import bind, convert_fill, default_fill
 from weaktrace.core.trace import current
@@ -71,12 +70,8 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, *, device: Any = None,
     if dtype is not None and fill_value.__class__ is int:
         # a Python int goes straight to the requested dtype (jax's convert_element_type
         # of the scalar): 2**32 - 1 fills uint32 with x64 off, where it is no weak int32
-        dt = b.policy.user_dtype(dtype)
-        mode = b.policy.roundings.get(dt) if b.policy.roundings else None
-        if mode is not None:  # the policy's library rounds into dt its own way
-            return broadcast_scalar(lit(b, round_host(fill_value, dt, mode), dt), dims)
         return broadcast_scalar(
-            lit(b, literal_value(fill_value, dt, b.policy.literal_overflow), dt), dims
+            convert_fill(b, fill_value, b.policy.user_dtype(dtype), False), dims
         )
     v = default_fill(b, fill_value)
     if dtype is not None:
