@@ -158,8 +158,9 @@ sph_harm_y_p = _def("sph_harm_y", _sph_harm_y)
 
 
 def _log1mexp(x: AbstractValue, *, dtype: Any, weak: bool) -> list[AbstractValue]:
-    # jax negates x in its own dtype (unsigned integers wrap) before exp / expm1
-    _require("log1mexp", x, "uif", "an integer or real floating dtype")
+    # jax negates x in its own dtype (unsigned integers wrap) before exp / expm1; complex x
+    # computes too (jax compares x < log 2 lexicographically to choose the branch)
+    _require("log1mexp", x, "uifc", "a number (not bool)")
     return [_make(x[0], dtype, weak)]
 
 
