@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import jax
 import jax.numpy as jnp
+import jax.scipy.linalg as jsl
 import numpy as np
 import pytest
 
 import weaktrace as wt
 import weaktrace.nn as wnn
+import weaktrace.scipy.linalg as wsl
 from tests.mirror_harness import check
 
 X64 = pytest.mark.parametrize("x64", [False, True], ids=["x32", "x64"])
@@ -74,3 +76,28 @@ def test_attention_refuses_as_jax_with_named_errors(label, x64, dt):
             with pytest.raises(type(jax_info.value)) as info:
                 call()
             assert isinstance(info.value, wt.WeaktraceError), (name, info.value, jax_info.value)
+
+
+# -- weaktrace.scipy.linalg ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("mode", "a_shape", "c_shape", "x64"),
+    [("right", (2, 4, 3), (4,), False), ("left", (3, 5, 2), (2,), True)],
+)
+def test_qr_multiply_of_a_vector_ravels_the_batch_too(mode, a_shape, c_shape, x64):
+    """qr_multiply of a batched a and a 1-D c: jax ravels the whole (batch..., core)
+    result; weaktrace's traced shape dropped the batch ((3,), jax (6,)) while the
+    compiled program (jax's lowering) gave (6,)."""
+    rng = np.random.default_rng(0)
+    a, c = rng.normal(size=a_shape).astype(np.float32), rng.normal(size=c_shape).astype("f")
+    with jax.enable_x64(x64):
+        check(
+            lambda a, c: wsl.qr_multiply(a, c, mode=mode),
+            lambda a, c: jsl.qr_multiply(a, c, mode=mode),
+            a,
+            c,
+            rtol=1e-4,
+            atol=1e-5,
+            context="qr_multiply",
+        )
