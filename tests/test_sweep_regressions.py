@@ -15,6 +15,7 @@ import pytest
 
 import weaktrace as wt
 import weaktrace.nn as wnn
+import weaktrace.numpy as wnp
 import weaktrace.scipy.linalg as wsl
 from tests.mirror_harness import check
 
@@ -101,3 +102,26 @@ def test_qr_multiply_of_a_vector_ravels_the_batch_too(mode, a_shape, c_shape, x6
             atol=1e-5,
             context="qr_multiply",
         )
+
+
+# -- weaktrace.numpy.linalg ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "dt", "shape", "x64"),
+    [
+        ("det", "bfloat16", (2, 1, 1), True),
+        ("slogdet", "float16", (1, 1), False),
+        ("slogdet", "bfloat16", (3, 2, 2), True),
+        ("slogdet", "float16", (0, 4, 4), False),
+        ("det", "float16", (4, 4), False),  # the LU kernel: both refuse
+    ],
+)
+def test_half_det_and_slogdet_compute_where_jax_does(name, dt, shape, x64):
+    """jax's det / slogdet of float16 / bfloat16 compute where no LU kernel runs (1x1 and
+    2x2 matrices, an empty batch); weaktrace refused every half matrix with
+    KernelDtypeError (test_linalg --run-slow: det bf16 (2,1,1), slogdet f16 (1,1))."""
+    rng = np.random.default_rng(0)
+    a = (rng.normal(size=shape) + 2 * np.eye(shape[-1])).astype(dt)
+    with jax.enable_x64(x64):
+        check(getattr(wnp.linalg, name), getattr(jnp.linalg, name), a, rtol=2e-2, atol=2e-2)
