@@ -10,6 +10,7 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 import jax.scipy.linalg as jsl
+import jax.scipy.special as jss
 import numpy as np
 import pytest
 
@@ -17,6 +18,7 @@ import weaktrace as wt
 import weaktrace.nn as wnn
 import weaktrace.numpy as wnp
 import weaktrace.scipy.linalg as wsl
+import weaktrace.scipy.special as wss
 from tests.mirror_harness import check
 
 X64 = pytest.mark.parametrize("x64", [False, True], ids=["x32", "x64"])
@@ -125,3 +127,24 @@ def test_half_det_and_slogdet_compute_where_jax_does(name, dt, shape, x64):
     a = (rng.normal(size=shape) + 2 * np.eye(shape[-1])).astype(dt)
     with jax.enable_x64(x64):
         check(getattr(wnp.linalg, name), getattr(jnp.linalg, name), a, rtol=2e-2, atol=2e-2)
+
+
+# -- weaktrace.scipy.special ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["rel_entr", "kl_div"])
+@pytest.mark.parametrize(
+    ("p", "q", "x64"),
+    [
+        (np.arange(1, 4, dtype=np.int8), 2.0, False),  # weak p of shape (3,): strong
+        (np.arange(1, 4, dtype=np.uint64), np.arange(3, dtype=np.int64), True),
+        (2.0, np.arange(1, 4, dtype=np.int8), True),  # weak 0-d p: weak
+    ],
+    ids=["i8-py", "u64-i64", "py-i8"],
+)
+def test_rel_entr_is_strong_unless_p_is_a_weak_scalar(name, p, q, x64):
+    """jax's rel_entr mixes in lax._const(p, 0), strong unless p is a weak 0-d value, so
+    rel_entr(int8 array, 2.0) is strong float32; weaktrace's traced result was weak
+    (test_scipy_special --run-slow: rel_entr int8/py_float, uint64/int64 under x64)."""
+    with jax.enable_x64(x64):
+        check(getattr(wss, name), getattr(jss, name), p, q, context=name)
