@@ -106,7 +106,7 @@ def test_qr_multiply_of_a_vector_ravels_the_batch_too(mode, a_shape, c_shape, x6
         )
 
 
-@pytest.mark.parametrize(("shape", "x64"), [((1,), True), ((2, 2), False), ((4,), True)])
+@pytest.mark.parametrize(("shape", "x64"), [((1,), True), ((2, 2), False)])
 def test_fiedler_companion_of_a_weak_short_polynomial_is_weak(shape, x64):
     """jax builds the n <= 2 Fiedler companion (0x0, 1x1) from a itself, so a weak a gives
     a weak matrix; weaktrace's was always strong (test_scipy_linalg --run-slow:
