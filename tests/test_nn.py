@@ -252,8 +252,21 @@ def _half_attention(f, q, k, v, tol) -> None:
     XLA's CPU backend rejects when it compiles; jax's eager call catches that (a bare
     except around the einsum) and retries with the default precision, jax.jit cannot. So
     jax's eager result is the reference for weaktrace eager, traced and compiled (which
-    use the default precision with float32 accumulation)."""
-    theirs = f(jax.nn, *(jnp.asarray(a) for a in (q, k, v)))
+    use the default precision with float32 accumulation). Where jax eager refuses the call
+    (an unknown implementation, int64 lengths under x64), weaktrace must refuse it too,
+    eagerly and under a trace, with a named error of jax's class."""
+    try:
+        theirs = f(jax.nn, *(jnp.asarray(a) for a in (q, k, v)))
+    except Exception as err:  # jax's refusal is the oracle
+        calls = {
+            "eager": lambda: f(wnn, *(jnp.asarray(a) for a in (q, k, v))),
+            "traced": lambda: wt.trace(lambda *a: f(wnn, *a)).trace(q, k, v),
+        }
+        for name, call in calls.items():
+            with pytest.raises(type(err)) as info:
+                call()
+            assert isinstance(info.value, wt.WeaktraceError), (name, info.value, err)
+        return
     ref = jax.eval_shape(lambda *a: f(jax.nn, *a), q, k, v)
     ours = {
         "eager": f(wnn, *(jnp.asarray(a) for a in (q, k, v))),

@@ -178,10 +178,16 @@ def _solve(a: AbstractValue, b: AbstractValue, *, vector: bool) -> list[Abstract
 solve_p = _def("solve", _solve)
 
 
+def _half_ok(a: AbstractValue) -> bool:
+    """float16 / bfloat16 det and slogdet compute in jax where no LU kernel runs: 1x1 and
+    2x2 matrices (a closed form) or an empty batch; elsewhere the kernel refuses them."""
+    return a.ndim >= 2 and (a.shape[-1] in (1, 2) or 0 in a.shape[:-2])
+
+
 def _det(a: AbstractValue) -> list[AbstractValue]:
     """``jax.numpy.linalg.det`` of 1x1 or n >= 4 matrices, whole (its custom JVP is jax's:
     the cofactor rule, 0 at a singular matrix): strong, as jax's."""
-    _matrix("det", a, square=True)
+    _matrix("det", a, square=True, half=_half_ok(a))
     return [_make(a.shape[:-2], a[1], False)]
 
 
@@ -191,7 +197,7 @@ det_p = _def("det", _det)
 def _slogdet(a: AbstractValue) -> list[AbstractValue]:
     """``jax.numpy.linalg.slogdet`` (method 'lu'), whole (its custom JVP is jax's): sign in
     a's dtype, log|det| real; weak only where jax's small-matrix formula keeps a weak a."""
-    n, _ = _matrix("slogdet", a, square=True)
+    n, _ = _matrix("slogdet", a, square=True, half=_half_ok(a))
     weak = a[2] and n <= 2
     return [_make(a.shape[:-2], a[1], weak), _make(a.shape[:-2], _real_dtype(a[1]), weak)]
 

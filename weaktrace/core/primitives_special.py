@@ -65,9 +65,15 @@ def elementwise(
             dt = _complex_of(dt)
         elif out == "param":
             dt = params["dtype"]
-        return [_make(a[0], dt, a[2] and weak)] * n_out
+        weak_out = a[2] and weak and (name not in _ZERO_OF_P or not avals[0][0])
+        return [_make(a[0], dt, weak_out)] * n_out
 
     return _def(name, rule, multiple_results=n_out > 1)
+
+
+# jax's rel_entr (and kl_div through it) mixes in lax._const(p, 0): a Python scalar (weak)
+# for a weak 0-d p, a strong array of p's dtype for any other p, weak or not
+_ZERO_OF_P = frozenset({"rel_entr", "kl_div"})
 
 
 def _complex_of(dt: Any) -> Any:
@@ -158,8 +164,9 @@ sph_harm_y_p = _def("sph_harm_y", _sph_harm_y)
 
 
 def _log1mexp(x: AbstractValue, *, dtype: Any, weak: bool) -> list[AbstractValue]:
-    # jax negates x in its own dtype (unsigned integers wrap) before exp / expm1
-    _require("log1mexp", x, "uif", "an integer or real floating dtype")
+    # jax negates x in its own dtype (unsigned integers wrap) before exp / expm1; complex x
+    # computes too (jax compares x < log 2 lexicographically to choose the branch)
+    _require("log1mexp", x, "uifc", "a number (not bool)")
     return [_make(x[0], dtype, weak)]
 
 

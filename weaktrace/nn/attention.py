@@ -21,7 +21,7 @@ import numpy as np
 
 from weaktrace import lax as _lax
 from weaktrace import numpy as _numpy
-from weaktrace.errors import InvalidInputError
+from weaktrace.errors import InvalidInputError, ShapeError
 from weaktrace.nn.functions import EXPORTS, export, logsumexp, softmax
 from weaktrace.numpy._core import context, operand
 
@@ -50,11 +50,11 @@ def _check(t: Any, shape: list[int], dtype: Any, name: str) -> None:
         return
     tshape, tdt = t.aval[0], t.aval[1].numpy
     if len(tshape) != len(shape):
-        raise ValueError(f"{name} ndim should be {len(shape)}, but got {len(tshape)}")
+        raise ShapeError(f"{name} ndim should be {len(shape)}, but got {len(tshape)}")
     if dtype is not None and tdt != dtype:
-        raise ValueError(f"{name} dtype should be {dtype}, but got {tdt}")
+        raise InvalidInputError(f"{name} dtype should be {dtype}, but got {tdt}")
     if any(s != -1 and d != s for d, s in zip(tshape, shape, strict=True)):
-        raise ValueError(f"{name} shape should be {shape}: but got {tshape}")
+        raise ShapeError(f"{name} shape should be {shape}: but got {tshape}")
 
 
 def _grouped(t: Any, n: int, k: int, g: int) -> Any:
@@ -65,7 +65,7 @@ def _grouped(t: Any, n: int, k: int, g: int) -> Any:
     if tn == 1:
         return wnp.broadcast_to(t[:, :, None], (tb, tn, g, tt, ts))
     if tn != n:
-        raise ValueError(f"mask/bias head dimension should be 1 or {n}, got {tn}")
+        raise ShapeError(f"mask/bias head dimension should be 1 or {n}, got {tn}")
     return wnp.reshape(t, (tb, k, g, tt, ts))
 
 
@@ -176,7 +176,7 @@ def dot_product_attention(
     _check(qs, [b], np.dtype("int32"), "query_seq_lengths")
     _check(kvs, [b], np.dtype("int32"), "key_value_seq_lengths")
     if q.aval[0][-2] % k != 0:
-        raise ValueError(f"The number of query heads must be a multiple of "
+        raise ShapeError(f"The number of query heads must be a multiple of "
                          f"key/value heads, but got {q.aval[0][-2]} vs {k}")  # fmt: skip
     scale_val = (1.0 / math.sqrt(h)) if scale is None else scale
     if implementation == "cudnn":
@@ -185,7 +185,7 @@ def dot_product_attention(
             "(jax raises 'cuDNN is not detected' without a GPU); use 'xla' or None"
         )
     if implementation not in (None, "xla"):
-        raise ValueError(f"Unsupported implementation option: {implementation}")
+        raise InvalidInputError(f"Unsupported implementation option: {implementation}")
     out = _attention_xla(q, kk, v, bias, mask, is_causal, scale_val, qs, kvs, window,
                          return_residual)  # fmt: skip
     if return_residual:

@@ -138,7 +138,9 @@ def fiedler_companion(a: Any) -> Any:
             "fiedler_companion requires the last axis of 'a' to have nonzero length, but got "
             f"an array of shape {(*batch, n)}."
         )
-    return _make("fiedler_companion", [x], (*batch, n - 1, n - 1), False)
+    # jax builds n <= 2 from a itself (an empty or a 1x1 matrix: weak if a is), larger n
+    # by a select over strong zeros and ones
+    return _make("fiedler_companion", [x], (*batch, n - 1, n - 1), n <= 2 and _weak(x))
 
 
 @export

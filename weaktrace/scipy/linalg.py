@@ -14,6 +14,7 @@ custom derivatives). ``overwrite_*``, ``check_finite``, ``lwork``, ``turbo`` and
 
 from __future__ import annotations
 
+import math
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -228,7 +229,8 @@ def qr_multiply(a: Any, c: Any, mode: str = "right", pivoting: bool = False,
         )
     batch = _batch("qr_multiply", x.aval.shape[:-2], sc[:-2])
     core = (sc[-2], k) if mode == "right" else (m, sc[-1])
-    shape = (max(core),) if onedim else (*batch, *core)
+    # a 1-D c: jax ravels the whole (batch..., core) result, batch included
+    shape = (math.prod((*batch, *core)),) if onedim else (*batch, *core)
     out = call("qr_multiply", (x, y), mode=mode, pivoting=bool(pivoting),
                conjugate=bool(conjugate), _shape=shape)  # fmt: skip
     return tuple(out)
