@@ -255,6 +255,67 @@ def test_traces_are_per_thread():
     assert results == {i: 2 for i in range(8)}
 
 
+def _body_a(x, y, wait):
+    x = x * 2.0 + y  # line A1
+    wait()
+    return wnp.sin(x) - y * 0.5  # line A2
+
+
+def _body_b(x, y, wait):
+    x = wnp.maximum(x, 3) - y  # line B1
+    wait()
+    return x * x + 1  # line B2
+
+
+def test_source_lines_are_per_trace_under_threads():
+    """Each trace's equations carry the lines of its own function, with two threads
+    tracing at once and interleaving between their lines (the pinned line of a public
+    call belongs to the trace recording it, not to the process)."""
+    barrier = threading.Barrier(2, timeout=30)
+    lines = {}
+
+    def work(name, body):
+        x, y = np.ones(4, np.float32), np.ones(4, np.int8)
+        t = wt.trace(lambda a, b: body(a, b, barrier.wait)).trace(x, y)
+        lines[name] = {(e.source_info.function, e.source_info.line) for e in t.program.equations}
+
+    threads = [
+        threading.Thread(target=work, args=(n, b)) for n, b in (("a", _body_a), ("b", _body_b))
+    ]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    for name, body in (("a", _body_a), ("b", _body_b)):
+        first = body.__code__.co_firstlineno
+        assert lines[name] == {(body.__name__, first + 1), (body.__name__, first + 3)}, name
+
+
+@pytest.mark.parametrize("was_on", [True, False])
+def test_trace_leaves_the_gc_as_it_found_it(was_on):
+    """Tracing pauses the cyclic GC and hands its records to the oldest generation at
+    the end; the GC's state, and objects the user froze, are left as they were."""
+    import gc
+
+    (gc.enable if was_on else gc.disable)()
+    kept = [[object()] for _ in range(10)]
+    gc.freeze()
+    frozen = gc.get_freeze_count()
+    try:
+        seen = []
+        wt.trace(lambda v: seen.append(gc.isenabled()) or v * 2).trace(np.ones(3, np.float32))
+        assert seen == [False] and gc.isenabled() is was_on
+        # the user's frozen objects stay frozen (a few may be freed meanwhile)
+        assert frozen - 100 <= gc.get_freeze_count() <= frozen
+        gc.unfreeze()
+        wt.trace(lambda v: v * 2).trace(np.ones(3, np.float32))
+        assert gc.get_freeze_count() == 0 and gc.isenabled() is was_on
+    finally:
+        gc.unfreeze()
+        gc.enable()
+    assert kept
+
+
 SLICES = [np.s_[::-1], np.s_[::-2], np.s_[4:1:-3], np.s_[3:0:-2], np.s_[2::-2], np.s_[-1:-6:-4],
           np.s_[1:4:2], np.s_[5:0:-1], np.s_[0:0:-1], np.s_[::3], np.s_[None, 1:, None], np.s_[..., -2]]  # fmt: skip
 

@@ -19,8 +19,7 @@ import numpy as np
 from weaktrace.core import eager_jit
 from weaktrace.core.eager_jit import FALLBACK, EagerJit
 from weaktrace.core.operands import foreign_extended, to_jax
-from weaktrace.core.source import pinning
-from weaktrace.core.trace import Tracer, current
+from weaktrace.core.trace import Tracer, current, pinning
 from weaktrace.errors import InvalidInputError
 
 _GENERATOR = types.GeneratorType
@@ -131,7 +130,8 @@ def exporter(
                         kwargs and _GENERATOR in map(type, kwargs.values())
                     ):
                         args, kwargs = _read_generators(args, kwargs)
-                    uncompiled = _internal(args)  # a call from inside weaktrace
+                    # a call from inside weaktrace (a tracer first: decided at once)
+                    uncompiled = a.__class__ is Tracer or _internal(args)
                     break
             else:  # ~0.05 us per argument: every eager call pays it
                 uncompiled = False

@@ -26,6 +26,7 @@ _D = registry.by_name
 _BOOL = _D("bool")
 _INT32 = _D("int32")
 _make = AbstractValue.make
+_av, _AV = tuple.__new__, AbstractValue  # the hot rules build avals inline (no call frame)
 kind = registry.kind
 
 
@@ -122,7 +123,8 @@ def _nary(name: str, kinds: str, out_dtype: Callable[[DType], DType] | None = No
             a = avals[1]
             s = a[0]
             if a[1] is dt and (s == shape or not s):
-                return [_make(shape, dt if out_dtype is None else out_dtype(dt), weak and a[2])]
+                out = dt if out_dtype is None else out_dtype(dt)
+                return [_av(_AV, (shape, out, weak and a[2]))]
         for a in avals[1:]:
             if a[1] is not dt:
                 _same_dtypes(name, avals)
@@ -130,7 +132,7 @@ def _nary(name: str, kinds: str, out_dtype: Callable[[DType], DType] | None = No
             if s != shape and s:  # a rank-0 operand broadcasts for free
                 shape = s if not shape else broadcast_shapes(name, [x.shape for x in avals])
             weak = weak and a[2]
-        return [_make(shape, dt if out_dtype is None else out_dtype(dt), weak)]
+        return [_av(_AV, (shape, dt if out_dtype is None else out_dtype(dt), weak))]
 
     return _def(name, rule)
 
@@ -302,7 +304,7 @@ clamp_p = _def("clamp", _clamp)
 
 
 def _convert(x: AbstractValue, *, new_dtype: DType, weak_type: bool) -> list[AbstractValue]:
-    return [_make(x.shape, new_dtype, weak_type)]
+    return [_av(_AV, (x[0], new_dtype, weak_type))]
 
 
 convert_element_type_p = _def("convert_element_type", _convert)

@@ -18,7 +18,6 @@ from typing import Any, NamedTuple
 import jax
 
 from weaktrace.core.operands import operand
-from weaktrace.core.source import unpinned
 from weaktrace.core.trace import Builder, Promotion, Tracer, current, new_trace
 from weaktrace.dtypes.policies import Policy
 from weaktrace.errors import ForeignFunctionError, InvalidInputError, WeaktraceError
@@ -53,8 +52,7 @@ def make_program(
     with new_trace(policy, parent) as b:
         tracers = [b.new_arg(a) for a in in_avals]
         try:
-            with unpinned():
-                out = fun(*tracers)
+            out = fun(*tracers)  # unpinned: a new trace takes its equations' own lines
         except (TypeError, ValueError) as err:
             foreign = foreign_call(err)
             if foreign is None:

@@ -69,7 +69,7 @@ def convert(
         raise OperandValueError(f"Cannot convert_element_type from {av[1]} to {dtype}")
     rule = ctx.policy.literal_overflow if overflow is None else overflow
     if x.atom.__class__ is Literal:  # a constant: fold the conversion, as JAX does
-        aval = _make((), dtype, weak)
+        aval = _new_tuple(AbstractValue, ((), dtype, weak))
         if rule == "raise" and x.atom.value.__class__ is int and dtype.kind in "iu":
             lo, hi = ctx.policy.int_range(dtype)
             if not lo <= x.atom.value <= hi:
@@ -105,15 +105,18 @@ def promote(ctx: Context, op: str, ops: list[Tracer], target: str | None = None)
 def _join_convert(ctx: Context, op: str, ops: list[Tracer], target: str | None) -> list[Tracer]:
     """`promote` after its shortcut: join under the policy, convert each operand."""
     pol = ctx.policy
-    for o in ops:
-        if o.aval[1].kind == "K":  # PRNG key arrays join nothing, as in jax
-            names = [str(o.aval[1]) for o in ops]
+    avals = [ops[0].aval, ops[1].aval] if len(ops) == 2 else [o.aval for o in ops]
+    for av in avals:
+        if av[1].kind == "K":  # PRNG key arrays join nothing, as in jax
+            names = [str(a[1]) for a in avals]
             if len(set(names)) == 1 and target is None:
                 return ops
             raise OperandTypeError(f"{op} does not accept dtypes {', '.join(names)}.")
-    dt, weak = pol.promote(op, [o.aval for o in ops], target)
+    dt, weak = pol.promote(op, avals, target)
     out = []
-    for i, o in enumerate(ops):
+    i = -1
+    for o in ops:
+        i += 1
         av = o.aval
         if av[1] is dt and av[2] == weak:  # already there (convert's own first test)
             out.append(o)
@@ -126,13 +129,16 @@ def _join_convert(ctx: Context, op: str, ops: list[Tracer], target: str | None) 
             c = convert(ctx, convert(ctx, o, _UINT8, False), dt, weak, overflow)
         else:
             c = convert(ctx, o, dt, weak, overflow)
-        if c is not o and o.aval[1] is not dt:
+        if c is not o and av[1] is not dt and not ctx.eager:  # (eager keeps no record)
             # The convert equation just recorded knows the source line; a folded literal
             # recorded none.
-            folded = c.atom.__class__ is Literal
-            src = user_source() if folded or ctx.eager else ctx.equations[-1].source_info  # type: ignore[attr-defined]
-            record = (op, tuple([p.aval for p in ops]), o.aval, c.aval, src, python_literal(o))
-            ctx.promoted(_new_tuple(Promotion, record))
+            if c.atom.__class__ is Literal:
+                src = ctx.src or user_source()
+            else:
+                src = ctx.equations[-1].source_info  # type: ignore[attr-defined]
+            v = o.atom
+            py = v.value if v.__class__ is Literal and not isinstance(v.value, np.generic) else None
+            ctx.promoted(_new_tuple(Promotion, (op, tuple(avals), av, c.aval, src, py)))
         out.append(c)
     return out
 

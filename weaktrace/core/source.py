@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import os
 import sys
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from weaktrace.ir.values import SourceInfo
@@ -14,16 +11,6 @@ from weaktrace.ir.values import SourceInfo
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 _IS_INTERNAL: dict[str, bool] = {}  # filename -> inside weaktrace? (one dict hit per frame)
 _new_tuple = tuple.__new__  # builds the record without its Python-level __new__
-
-
-class _Pin(threading.local):
-    """The user's line of the public call now running (set by `entry`), per thread:
-    every equation that call records has that line, without walking the stack."""
-
-    src: SourceInfo | None = None
-
-
-_PIN = _Pin()
 
 
 def _internal(name: str) -> bool:
@@ -40,39 +27,9 @@ def users_frame(frame: Any) -> bool:
     return not _internal(frame.f_code.co_filename)
 
 
-def pinning(depth: int) -> _Pin | None:
-    """Pin the line of the frame `depth` levels above the caller, if nothing is pinned
-    and that frame is the user's; returns the pin to clear (``pin.src = None``) when
-    the public call returns, or None when there is nothing to clear."""
-    pin = _PIN
-    if pin.src is not None:
-        return None
-    f = sys._getframe(depth + 1)
-    code = f.f_code
-    inside = _IS_INTERNAL.get(code.co_filename)  # `_internal`, its cache read inline
-    if inside or (inside is None and _internal(code.co_filename)):
-        return None
-    pin.src = _new_tuple(SourceInfo, (code.co_filename, f.f_lineno, code.co_name))
-    return pin
-
-
-@contextmanager
-def unpinned() -> Iterator[None]:
-    """Around a call back into user code (a loop body, a branch): its equations take
-    their own lines."""
-    pin = _PIN
-    saved, pin.src = pin.src, None
-    try:
-        yield
-    finally:
-        pin.src = saved
-
-
 def user_source() -> SourceInfo | None:
-    """file:line of the innermost frame outside weaktrace."""
-    src = _PIN.src
-    if src is not None:
-        return src
+    """file:line of the innermost frame outside weaktrace (a trace's equations take
+    the line its running public call pinned, `weaktrace.core.trace.pinning`, instead)."""
     f = sys._getframe(1)
     internal = _IS_INTERNAL
     while f is not None:

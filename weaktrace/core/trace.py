@@ -13,13 +13,14 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import gc
+import sys
 from collections.abc import Iterator, Mapping
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from weaktrace.core.literals import jax_literal, materialize, typed
-from weaktrace.core.source import user_source
+from weaktrace.core.source import _IS_INTERNAL, _internal, user_source
 from weaktrace.dtypes.policies import Policy
 from weaktrace.errors import (
     ConcretizationError,
@@ -73,6 +74,7 @@ class Context:
 
     eager: bool = False
     closed: bool = False  # a finished trace: its tracers may no longer be used
+    src: SourceInfo | None = None  # the user's line of the public call now recording
     policy: Policy
 
     def emit(self, prim: Primitive, inputs: tuple[Any, ...], params: Mapping[str, Any]) -> Tracer:
@@ -121,6 +123,7 @@ class Builder(Context):
         self.promotions: list[Promotion] = parent.promotions if parent else []
         self.int_checks: list[tuple[Var, Any]] = []  # Python int arguments to check per call
         self.closed = False
+        self.src: SourceInfo | None = None  # set by `pinning` while a public call runs
 
     def new_arg(self, aval: AbstractValue) -> Tracer:
         var = Var(aval)
@@ -173,7 +176,10 @@ class Builder(Context):
             avals = [x.aval for x in ins]
             out_aval = (rule(*avals, **params) if params else rule(*avals))[0]
         var = Var(out_aval)
-        self.equations.append(_new_tuple(Equation, (prim, atoms, params, (var,), user_source())))
+        src = self.src  # the line the running public call pinned
+        if src is None:
+            src = user_source()
+        self.equations.append(_new_tuple(Equation, (prim, atoms, params, (var,), src)))
         return Tracer(out_aval, var, self)
 
     def emit_n(
@@ -184,7 +190,7 @@ class Builder(Context):
         atoms = tuple(x.atom if x.atom.__class__ is Var else materialize(x.atom) for x in ins)
         out_avals = abstract_eval_rules[prim](*[x.aval for x in ins], **params)
         outs = tuple(Var(a) for a in out_avals)
-        self.equations.append(Equation(prim, atoms, params, outs, user_source()))
+        self.equations.append(Equation(prim, atoms, params, outs, self.src or user_source()))
         return [Tracer(v.aval, v, self) for v in outs]
 
     def const(self, value: Any, aval: AbstractValue) -> Tracer:
@@ -273,13 +279,37 @@ _CURRENT: contextvars.ContextVar[Builder | None] = contextvars.ContextVar(
 current = _CURRENT.get
 
 
+def pinning(depth: int) -> Builder | None:
+    """Pin, on the current trace, the line of the frame `depth` levels above the caller,
+    if nothing is pinned and that frame is the user's: every equation the public call
+    records then has that line without walking the stack. Returns the trace to clear
+    (``pin.src = None``) when the call returns, or None when there is nothing to clear
+    (no trace: eager equations record no line; a pin already set; an internal caller).
+    A nested trace starts unpinned, so a body called back from a public call (a loop
+    body, a branch) takes its own lines."""
+    b = current()
+    if b is None or b.src is not None:
+        return None
+    f = sys._getframe(depth + 1)
+    code = f.f_code
+    inside = _IS_INTERNAL.get(code.co_filename)  # `_internal`, its cache read inline
+    if inside or (inside is None and _internal(code.co_filename)):
+        return None
+    b.src = _new_tuple(SourceInfo, (code.co_filename, f.f_lineno, code.co_name))
+    return b
+
+
 @contextlib.contextmanager
 def new_trace(policy: Policy, parent: Builder | None = None) -> Iterator[Builder]:
     """Make a Builder current for the duration; close it (so leaks are caught) after.
 
     Python's cyclic GC is paused while tracing: a trace allocates many small,
     acyclic records, and full collections over a growing heap would make tracing
-    time grow faster than linearly. It is restored (if it was on) when tracing ends.
+    time grow faster than linearly. It is restored (if it was on) when tracing ends,
+    after handing every tracked object to the oldest generation (``gc.freeze()`` then
+    ``gc.unfreeze()``, two list splices): the program just built is long-lived, and
+    the first young collection would otherwise scan all of it (~6% of a trace's time).
+    Not done when the user has frozen objects (``unfreeze`` would release them).
     """
     builder = Builder(policy, parent)
     token = _CURRENT.set(builder)
@@ -289,6 +319,9 @@ def new_trace(policy: Policy, parent: Builder | None = None) -> Iterator[Builder
         yield builder
     finally:
         if gc_was_on:
+            if not gc.get_freeze_count():
+                gc.freeze()
+                gc.unfreeze()
             gc.enable()
         _CURRENT.reset(token)
         builder.closed = True

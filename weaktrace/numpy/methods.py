@@ -9,8 +9,7 @@ from typing import Any
 import jax
 import numpy as np
 
-from weaktrace.core.source import pinning
-from weaktrace.core.trace import install_array_methods
+from weaktrace.core.trace import install_array_methods, pinning
 from weaktrace.errors import ForeignFunctionError
 from weaktrace.numpy._core import EXPORTS, Tracer, context
 from weaktrace.numpy.array_methods import methods as jax_array_methods
