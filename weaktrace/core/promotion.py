@@ -99,6 +99,12 @@ def promote(ctx: Context, op: str, ops: list[Tracer], target: str | None = None)
         first = ops[0].aval
         if len(ops) == 2 and ops[1].aval[1:] == first[1:] and first[1] is not _BOOL:
             return ops  # one dtype and weak flag: nothing to join
+    elif len(ops) == 1:  # unary math: the policy's answer, often the operand's own type
+        av = ops[0].aval
+        if av[1].kind != "K":
+            dt, weak = pol.promote(op, [av], target)
+            if dt is av[1] and weak == av[2]:
+                return ops
     return _join_convert(ctx, op, ops, target)
 
 
