@@ -215,9 +215,11 @@ def test_jax_calls_refuse_a_tracer_by_name(name: str, x64: bool) -> None:
     assert got.startswith("named:"), got
 
 
-@pytest.mark.xfail(
-    strict=True, reason="jax reads a traced typed key as key data (generic TypeError)"
-)
-def test_typed_key_refused_by_name() -> None:
-    got = outcome(lambda k: jax.random.normal(k, (3,)), jax.random.key(0))
+@pytest.mark.parametrize("x64", [False, True], ids=["x32", "x64"])
+def test_typed_key_refused_by_name(x64: bool) -> None:
+    """Before Tracer was a jax.Array, jax read a traced typed key as raw key data and
+    raised its generic TypeError; now jax's abstractification meets the tracer's
+    ``__jax_array__`` and the call is refused by name."""
+    with jax.enable_x64(x64):
+        got = outcome(lambda k: jax.random.normal(k, (3,)), jax.random.key(0))
     assert got.startswith("named:"), got
