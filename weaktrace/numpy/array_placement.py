@@ -68,7 +68,8 @@ def _multi_slice(
     """One static slice per (starts, limits), its `removed` axes squeezed."""
     out = []
     for starts, limits, removed in zip(start_indices, limit_indices, removed_dims, strict=True):
-        piece = self[tuple(slice(a, b) for a, b in zip(starts, limits, strict=True))]  # type: ignore[index]
+        index = tuple(slice(a, b) for a, b in zip(starts, limits, strict=True))
+        piece = self[index]  # type: ignore[index]
         out.append(_unwrapped("squeeze")(piece, tuple(removed)) if removed else piece)
     return out
 
