@@ -23,6 +23,7 @@ import weaktrace.numpy as wnp
 from tests.conftest import full_run
 from tests.mirror_fast import agree, family, run
 from tests.mirror_harness import check
+from weaktrace.core.trace import Tracer
 
 X64 = [False, True]
 DTYPES = ["bool", "int8", "uint8", "int16", "int32", "int64", "uint32", "bfloat16",
@@ -464,7 +465,7 @@ def warnings_as_errors():
 @pytest.mark.parametrize(
     "fn",
     [lambda a: a.at[np.array([0, 0, 2])].add(1.0), lambda a: a.at[::2, 1].set(7.0),
-     lambda a: a.at[1].apply(jnp.negative if isinstance(a, jax.Array) else wnp.negative),
+     lambda a: a.at[1].apply(wnp.negative if isinstance(a, Tracer) else jnp.negative),
      lambda a: a.at[9].get(mode="fill", fill_value=-3.0), lambda a: a.at[..., None, 1].min(0.0),
      lambda a: a.at[0].divide(2), lambda a: a.at[:, np.array([4, 4])].multiply(-1.0)],
 )  # fmt: skip

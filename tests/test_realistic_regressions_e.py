@@ -24,12 +24,6 @@ def _partitioned(x: object) -> object:
     return [leaf * 2 for leaf in jax.tree_util.tree_leaves(model) if _is_array(leaf)]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a weaktrace tracer is not a jax.Array instance: jax.Array's instance check is "
-    "jaxlib's (C++), true for jax's own Array and its single registered tracer class only; "
-    "making weaktrace's Tracer a subclass of either would route it into jax's internals",
-)
 @pytest.mark.parametrize("x64", [False, True], ids=["x32", "x64"])
 def test_traced_value_is_a_jax_array(x64: bool) -> None:
     """Under jax.jit a traced argument is a jax.Array (isinstance holds inside and outside

@@ -127,6 +127,12 @@ class TracerArrayConversionError(ConcretizationError, _JaxTracerArrayConversionE
     """A tracer converted to a numpy array (``np.asarray(tracer)``), as jax's class."""
 
 
+class TracerAttributeError(WeaktraceError, AttributeError):
+    """A ``jax.Array`` attribute a traced value does not have (``sharding``, ``device``):
+    an AttributeError as jax's tracers raise, so ``hasattr`` and ``getattr(x, name,
+    default)`` answer as under jax.jit."""
+
+
 class WeakLiteralOverflowWarning(UserWarning):
     """A Python int that does not fit the dtype it joins; JAX wraps it silently."""
 

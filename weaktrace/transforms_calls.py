@@ -68,7 +68,16 @@ def _wrap_device_put() -> None:
         return _jax_call("device_put", dict(kw, device=device),
                          lambda v: original(v, device, **kw), (x,), {})  # fmt: skip
 
+    def to_device(self: Tracer, device: Any, *, stream: Any = None) -> Any:
+        """``x.to_device(device)``: jax.Array's method is ``jax.device_put(x, device)``,
+        recorded as that call is (a tracer is a jax.Array, whose base raises here)."""
+        if stream is not None:
+            raise NotImplementedError("stream argument of array.to_device()")  # as jax
+        return _jax_call("device_put", {"device": device},
+                         lambda v: original(v, device), (self,), {})  # fmt: skip
+
     jax.device_put = device_put
+    Tracer.to_device = to_device  # type: ignore[attr-defined]
 
 
 def _wrap_device_get() -> None:

@@ -169,7 +169,7 @@ def abstractify(x: Any, policy: Policy) -> AbstractValue:
         return AbstractValue(x.shape, dt, bool(getattr(x, "weak_type", False)))
     if isinstance(x, AbstractValue):
         return x
-    if isinstance(x, _JAX_ARRAY):
+    if cls is not Tracer and isinstance(x, _JAX_ARRAY):  # a Tracer is a jax.Array too
         return AbstractValue(x.aval.shape, _valid_dtype(x.aval.dtype, x), x.aval.weak_type)
     if isinstance(x, np.ndarray | np.generic):
         if registry.from_numpy(x.dtype) is None:

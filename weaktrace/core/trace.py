@@ -15,8 +15,9 @@ import contextvars
 import gc
 import sys
 from collections.abc import Iterator, Mapping
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
+import jax
 import numpy as np
 
 from weaktrace.core.literals import jax_literal, materialize, typed
@@ -351,11 +352,19 @@ def leak_error(t: Tracer) -> TracerLeakError:
     )
 
 
-class Tracer:
+if TYPE_CHECKING:  # the checker sees Tracer's own attributes, not jax.Array's stubs
+    _ArrayBase = object
+else:  # isinstance(tracer, jax.Array) holds, as for jax's tracers under jax.jit (#14)
+    _ArrayBase = jax.Array
+
+
+class Tracer(_ArrayBase):
     """A value in a context: its abstract value (`aval`) and its IR atom (`atom`: a Var
     or a Literal; eagerly, the concrete jax value). Operators and array methods are
     installed by `install_array_methods` (weaktrace.numpy calls it; weaktrace imports
-    it); the atom is not named ``var``, which is jax.Array's method."""
+    it); the atom is not named ``var``, which is jax.Array's method. A jax.Array
+    subclass, so array filters keep it; weaktrace's own ``isinstance(x, jax.Array)``
+    checks mean a concrete jax value and test ``x.__class__ is Tracer`` first."""
 
     __slots__ = ("atom", "aval", "ctx")
     __array_priority__ = 1000  # numpy defers binary operators to us

@@ -288,7 +288,9 @@ def _unchanged(a: Any, dtype: Any, ndmin: int, device: Any, out_sharding: Any) -
     its convert_element_type to the same dtype and weak flag is the array. A dtype
     given makes the result strong, so a weak array is converted."""
     concrete = a.__class__ is _ARRAY or (
-        isinstance(a, jax.Array) and not isinstance(a, jax.core.Tracer)  # key arrays
+        a.__class__ is not Tracer  # a jax.Array subclass, not concrete
+        and isinstance(a, jax.Array)
+        and not isinstance(a, jax.core.Tracer)  # key arrays
     )
     if not concrete or out_sharding is not None or current() is not None:
         return False

@@ -13,6 +13,7 @@ from weaktrace.core.trace import install_array_methods, pinning
 from weaktrace.errors import ForeignFunctionError
 from weaktrace.numpy._core import EXPORTS, Tracer, context
 from weaktrace.numpy.array_methods import methods as jax_array_methods
+from weaktrace.numpy.array_placement import methods as placement_methods
 from weaktrace.numpy.contractions import matmul
 from weaktrace.numpy.indexing import getitem
 from weaktrace.numpy.ufuncs import (
@@ -165,6 +166,7 @@ def _array_function(self: Any, func: Any, types: Any, args: Any, kwargs: Any) ->
 
 
 _JAX_OPERATORS = "jax._src.numpy.array_methods"
+_NOT_AN_ARRAY = object()  # no type jax's operators accept: they return NotImplemented
 
 
 def _jax_array(self: Any) -> Any:
@@ -173,9 +175,10 @@ def _jax_array(self: Any) -> Any:
         caller.f_globals.get("__name__") == _JAX_OPERATORS
     ):
         # a jax array's operator with a tracer on its right (``jax_array + tracer``, a
-        # closed-over constant): the tracer itself is not an array jax accepts, so the
-        # operator returns NotImplemented and Python calls the tracer's reflected one
-        return self
+        # closed-over constant): answered with a value of no type jax accepts (the
+        # tracer itself is a jax.Array, which jax would compute on), the operator
+        # returns NotImplemented and Python calls the tracer's reflected one
+        return _NOT_AN_ARRAY
     raise ForeignFunctionError(
         "a jax function was given a weaktrace value (a traced array): jax cannot compute "
         "on it. Call the weaktrace mirror instead (weaktrace.numpy for jax.numpy, "
@@ -199,6 +202,7 @@ def array_methods() -> dict[str, Any]:
         __jax_array__=_jax_array,
     )
     methods.update(jax_array_methods(methods))  # jax.Array's methods and properties
+    methods.update(placement_methods())  # its devices and shards: none while tracing
     return methods
 
 

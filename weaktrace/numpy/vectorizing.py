@@ -26,7 +26,16 @@ from weaktrace.core.promotion import rank_promotion_check
 from weaktrace.core.trace import current
 from weaktrace.errors import InvalidInputError, OperandTypeError, ShapeError
 from weaktrace.lax.control import scan, switch
-from weaktrace.numpy._core import EXPORTS, N, context, export, operand, result_shape, to_bool
+from weaktrace.numpy._core import (
+    EXPORTS,
+    N,
+    Tracer,
+    context,
+    export,
+    operand,
+    result_shape,
+    to_bool,
+)
 
 _tree = jax.tree_util
 _NAME = r"\w+"
@@ -178,7 +187,7 @@ def vectorize(pyfunc: Callable[..., Any], *, excluded: Collection[int | str] = f
             not excluded
             and not kwargs
             and current() is None
-            and all(isinstance(a, _PLAIN) for a in args)
+            and all(a.__class__ is not Tracer and isinstance(a, _PLAIN) for a in args)
         ):
             return compiled(*args)
         return _vectorized(*args, **kwargs)
