@@ -194,6 +194,22 @@ def _bcast(
     return _given(name, shape, ops, p)
 
 
+def _ratio(
+    name: str, shape: Any, ops: Sequence[AbstractValue], p: dict[str, Any]
+) -> tuple[int, ...]:
+    """f: ``_bcast``, then jax divides the chi-square samples (of the result's shape) by
+    each parameter with ``lax.div``, which takes a scalar or an array of the same rank."""
+    out = _bcast(name, shape, ops, p)
+    ranks = sorted({len(out), *(o.ndim for o in ops if o.ndim)})
+    if len(ranks) > 1:
+        raise ShapeError(
+            f"div: arrays must have the same number of dimensions, got {set(ranks)} (jax.random"
+            f".{name} divides samples of shape {out} by parameters of shapes "
+            f"{[o.shape for o in ops]}; give the parameters the samples' rank)"
+        )
+    return out
+
+
 def _elementwise(
     name: str, shape: Any, ops: Sequence[AbstractValue], p: dict[str, Any]
 ) -> tuple[int, ...]:
@@ -311,7 +327,7 @@ SAMPLERS: dict[str, tuple[tuple[str, ...], ShapeRule]] = {
     "truncated_normal": (("lower", "upper"), _bcast), "bernoulli": (("p",), _bcast),
     "beta": (("a", "b"), _bcast), "gamma": (("a",), _bcast), "loggamma": (("a",), _bcast),
     "pareto": (("b",), _bcast), "t": (("df",), _bcast), "chisquare": (("df",), _bcast),
-    "f": (("dfnum", "dfden"), _bcast), "rayleigh": (("scale",), _bcast),
+    "f": (("dfnum", "dfden"), _ratio), "rayleigh": (("scale",), _bcast),
     "wald": (("mean",), _bcast), "triangular": (("left", "mode", "right"), _bcast),
     "lognormal": (("sigma",), _bcast), "poisson": (("lam",), _bcast),
     "geometric": (("p",), _bcast), "binomial": (("n", "p"), _bcast),

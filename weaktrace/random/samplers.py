@@ -106,6 +106,23 @@ def uniform(key: Any, shape: Sequence[int] = (), dtype: Any = None, minval: Any 
                    **sharded(out_sharding))  # fmt: skip
 
 
+# The samplers whose parameters jax checks with ``_check_all_safe_to_cast`` before it
+# converts them to the dtype: a parameter the dtype cannot hold (float32 to float16)
+# is a TypePromotionError, not a silent rounding.
+_SAFE_CAST = frozenset({"beta", "pareto", "t", "chisquare", "f", "rayleigh", "wald",
+                        "triangular", "lognormal"})  # fmt: skip
+
+
+def _check_safe_cast(ctx: Context, name: str, ops: Sequence[Tracer], dt: DType) -> None:
+    """``dtypes.safe_to_cast(param, dtype)`` of each parameter: promoting it with the
+    (strong) dtype must give the dtype."""
+    for o in ops:
+        if ctx.policy.join([o.aval, AbstractValue.make((), dt, False)])[0] is not dt:
+            raise TypePromotionError(
+                f"In arguments to {name}, cannot safely cast argument of type {o.aval[1]} to {dt}"
+            )
+
+
 def _params(name: str, names: tuple[str, ...], kinds: str = FLOAT, convert_to: str = "dtype",
             default: type = float) -> Any:  # fmt: skip
     """A sampler with array parameters and an optional shape (gamma, beta, ...).
@@ -116,22 +133,15 @@ def _params(name: str, names: tuple[str, ...], kinds: str = FLOAT, convert_to: s
            out_sharding: Any = None) -> Any:  # fmt: skip
         ctx, k = key_context(key, *args)
         dt = _dtype(ctx, dtype, name, kinds, default)
+        ops = [operand(a, ctx) for a in args]
+        if name in _SAFE_CAST:
+            _check_safe_cast(ctx, name, ops, dt)
         if convert_to == "dtype":
-            ops = _converted(ctx, args, dt)
-        elif convert_to == "f32":
-            ops = _converted(ctx, args, _F32)
-        elif convert_to == "inexact":
-            ops = promote(ctx, name, [operand(a, ctx) for a in args], "inexact")
-        else:
-            ops = [operand(a, ctx) for a in args]
-        if name in ("rayleigh", "wald"):  # _check_all_safe_to_cast
-            for o in ops:
-                if ctx.policy.join([o.aval, AbstractValue.make((), dt, False)])[0] is not dt:
-                    raise TypePromotionError(
-                        f"In arguments to {name}, cannot safely cast argument of type "
-                        f"{o.aval[1]} to {dt}"
-                    )
             ops = _converted(ctx, ops, dt)
+        elif convert_to == "f32":
+            ops = _converted(ctx, ops, _F32)
+        elif convert_to == "inexact":
+            ops = promote(ctx, name, ops, "inexact")
         if out_sharding is not None and name == "binomial":  # jax's binomial takes none
             raise InvalidInputError("binomial() got an unexpected keyword 'out_sharding'")
         return _sample(name, k, ops, shape=shape_arg(shape, name, True), dtype=dt,
@@ -167,8 +177,8 @@ pareto = _params("pareto", ("b",))
 t = _params("t", ("df",))
 chisquare = _params("chisquare", ("df",))
 f = _params("f", ("dfnum", "dfden"))
-rayleigh = _params("rayleigh", ("scale",), convert_to="none")
-wald = _params("wald", ("mean",), convert_to="none")
+rayleigh = _params("rayleigh", ("scale",))
+wald = _params("wald", ("mean",))
 triangular = _params("triangular", ("left", "mode", "right"))
 lognormal = _params("lognormal", ("sigma",), INEXACT)
 poisson = _params("poisson", ("lam",), INT, "f32", int)

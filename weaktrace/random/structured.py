@@ -13,10 +13,11 @@ import jax
 import numpy as np
 
 from weaktrace.core.operands import operand
-from weaktrace.core.promotion import convert, promote
+from weaktrace.core.promotion import broadcast_to, convert, convert_fill, promote
 from weaktrace.core.trace import Tracer
 from weaktrace.dtypes import registry
 from weaktrace.errors import (
+    AxisError,
     ConcretizationError,
     InvalidDTypeError,
     InvalidInputError,
@@ -154,14 +155,20 @@ def choice(key: Any, a: Any, shape: Sequence[int] = (), replace: bool = True, p:
         ax, n_inputs, a_shape = 0, n, ()
         dt, weak = ctx.policy.defaults["i"], False
     n_draws = math.prod(s)
-    if n_draws and n_inputs <= 0:
+    if not n_draws:  # jnp.zeros(shape, dtype=jnp.asarray(a).dtype), before any other check
+        dt = dt if n is None else operand(a, ctx).aval[1]
+        return broadcast_to(convert_fill(ctx, 0, dt, False), s)
+    if n_inputs <= 0:
         raise OperandValueError("a must be greater than 0 unless no samples are taken")
-    if n_draws and not replace and n_draws > n_inputs:
+    if not replace and n_draws > n_inputs:
         raise OperandValueError(
             f"Cannot take a larger sample (size {n_draws}) than population (size {n_inputs}) "
             "when 'replace=False'"
         )
-    if p is not None and n_draws:
+    if n is not None and p is None and not replace and not -1 <= axis < 1:
+        # permutation(key, n, axis) of an arange(n)
+        raise AxisError(f"axis {axis} is out of bounds for array of dimension 1")
+    if p is not None:
         (pt,) = promote(ctx, "choice", [operand(p, ctx)], "inexact")
         if pt.aval.shape != (n_inputs,):
             raise ShapeError(
@@ -169,8 +176,6 @@ def choice(key: Any, a: Any, shape: Sequence[int] = (), replace: bool = True, p:
                 f"p has shape {pt.aval.shape} and a.shape[axis] is {n_inputs}."
             )
         ops, names = [*ops, pt], [*names, "p"]
-    if not n_draws:
-        weak = False  # jnp.zeros(shape, dtype=arr.dtype)
     params: dict[str, Any] = {"shape": s, "replace": bool(replace), "axis": ax, "mode": mode,
                               "a_shape": a_shape, "args": tuple(names), "dtype": None,
                               "result": (dt, weak)}  # fmt: skip
