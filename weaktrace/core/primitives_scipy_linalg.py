@@ -69,9 +69,15 @@ def _sqrtm(a: Av, *, blocksize: int) -> list[Av]:
 
 @_rule
 def _schur(a: Av, *, output: str) -> list[Av]:
-    _matrix("schur", a, square=True)
     if output == "complex":
-        return [_make(a.shape, _COMPLEX.get(a[1], a[1]), False)] * 2
+        # jax casts first: complex stays, 64-bit kinds go to complex128, the rest (bool,
+        # ints, float16, bfloat16, float32) to complex64, then decomposes.
+        wide = a[1].kind == "c" or a[1].name in ("float64", "int64", "uint64")
+        name = a[1].name if a[1].kind == "c" else ("complex128" if wide else "complex64")
+        out = _make(a.shape, _D(name), False)
+        _matrix("schur", out, square=True)
+        return [out, out]
+    _matrix("schur", a, square=True)
     return [a, a]
 
 
@@ -90,6 +96,8 @@ def _polar(a: Av, *rest: Av, side: str, method: str, _m: int, _n: int) -> list[A
 
 @_rule
 def _hessenberg(a: Av, *, calc_q: bool, overwrite_a: bool, check_finite: bool) -> list[Av]:
+    if a.shape and a.shape[-1] == 0:
+        return [a, a] if calc_q else [a]  # jax: zeros_like(a), any dtype, no square check
     _matrix("hessenberg", a, square=True)
     return [a, _make(a.shape, a[1], False)] if calc_q else [a]
 
