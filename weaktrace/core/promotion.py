@@ -193,8 +193,18 @@ def default_fill(ctx: Context, value: Any) -> Tracer:
 
 
 def const_like(x: Tracer, value: Any) -> Tracer:
-    """``lax._const``: weak for a weak 0-d operand, else a strong literal of its dtype."""
-    return lit(x.ctx, value, x.aval[1], x.aval[2] and not x.aval[0])
+    """``lax._const``: weak for a weak 0-d operand of the default dtype of its kind (a
+    Python scalar of that kind is exactly it), else a strong literal of its dtype (a weak
+    float32 value with x64 on compares with a strong zero)."""
+    aval = x.aval
+    return lit(x.ctx, value, aval[1], aval[2] and not aval[0] and scalar_const(x.ctx, aval[1]))
+
+
+def scalar_const(ctx: Context, dt: DType) -> bool:
+    """Whether ``lax._const`` of a weak 0-d value of dtype `dt` is weak: a Python scalar
+    of the value's kind (bool, int, float, complex) when it has that dtype in this mode,
+    a numpy array of `dt` otherwise (a weak uint: a Python int is signed)."""
+    return ctx.policy.defaults.get("i" if dt.kind == "u" else dt.kind) is dt
 
 
 def result_shape(fn: str, shapes: Sequence[tuple[int, ...]]) -> tuple[int, ...]:
