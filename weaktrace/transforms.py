@@ -198,8 +198,8 @@ def bind_transform(name: str, options: dict[str, Any], apply: Callable[..., Any]
     transform.out_avals = tuple(abstractify(o, pol) for o in kept)
     params = {"program": made.program, "transform": transform, "n_captures": len(caps)}
     outs = iter(b.emit_n(transform_p, (*caps, *ops), params))
-    leaves = [
-        np.zeros(o.shape, _FLOAT0) if z else next(outs)
+    leaves = [  # a float0 is a traced constant, as jax.jit's is (operations on it are ours)
+        operand(np.zeros(o.shape, _FLOAT0), b) if z else next(outs)
         for o, z in zip(out_leaves, zero, strict=True)
     ]
     return jax.tree_util.tree_unflatten(out_tree, leaves)

@@ -106,7 +106,13 @@ def _join_convert(ctx: Context, op: str, ops: list[Tracer], target: str | None) 
     """`promote` after its shortcut: join under the policy, convert each operand."""
     pol = ctx.policy
     for o in ops:
-        if o.aval[1].kind == "K":  # PRNG key arrays join nothing, as in jax
+        if o.aval[1].kind in "KV":  # PRNG key arrays and float0 join nothing, as in jax
+            if o.aval[1].kind == "V":
+                raise OperandTypeError(
+                    f"Called {op} with a float0 array. float0 (the gradient dtype of integer "
+                    "and bool values) has no data: no operation computes with it. Use "
+                    "zeros of a numeric dtype instead, or drop the float0 gradient."
+                )
             names = [str(o.aval[1]) for o in ops]
             if len(set(names)) == 1 and target is None:
                 return ops
