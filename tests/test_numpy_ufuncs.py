@@ -259,11 +259,14 @@ def test_logical_outer_weak_flag_is_jaxs(kinds: Any, shapes: Any, x64: bool) -> 
 
 
 @pytest.mark.ci_sample(6)
-@pytest.mark.parametrize("name", ["logical_or", "logical_xor", "add", "maximum"])
+@pytest.mark.parametrize(
+    "name", ["logical_or", "logical_xor", "logaddexp2", "logaddexp", "add", "maximum"]
+)
 @pytest.mark.parametrize(("kinds", "shapes"), WEAK_OUTER_PAIRS)
 @pytest.mark.parametrize("x64", [False, True])
 def test_outer_weak_flag_is_jaxs(name: str, kinds: Any, shapes: Any, x64: bool) -> None:
-    """The other logical ufuncs' outer as logical_and's; the others keep the call's flag."""
+    """The other logical ufuncs' outer as logical_and's, logaddexp2's too (it scales by
+    lax._const(amax, 1/ln 2)); the others keep the call's flag."""
     args = [
         _weak_array(k, s) if k.startswith("weak") else values(k, () if k in SCALARS else s, i)
         for i, (k, s) in enumerate(zip(kinds, shapes, strict=True))
@@ -280,8 +283,22 @@ def test_zero_of_a_weak_scalar_off_the_default_dtype(x64: bool) -> None:
     crossing logical_*.outer with weak jax arrays made under the other mode)."""
     a, b = _weak_array("weak_float", S3), _weak_array("weak_float", ())
     with jax.enable_x64(x64):
-        for name, args in (("logical_not", (b,)), ("logical_and", (b, a)), ("logical_or", (b, 2))):
+        for name, args in (("logical_not", (b,)), ("logical_and", (b, a)), ("logical_or", (b, 2)),
+                           ("logaddexp2", (b, 2.0)), ("logaddexp", (b, 1j))):  # fmt: skip
             check(getattr(wnp, name), getattr(jnp, name), *args, context=name)
+
+
+@pytest.mark.parametrize("x64", [False, True])
+def test_logaddexp2_of_weak_arrays_is_strong(x64: bool) -> None:
+    """jax's logaddexp2 scales by lax._const(amax, 1/ln 2) (complex logaddexp by
+    _const(amax, 2)): strong for a weak array, so logaddexp2(1.5, uint16 array) is a
+    strong float32 though both promoted operands are weak; 0-d weak operands keep it
+    weak. Traced, weaktrace said weak (found by the outer sweep with weak operands)."""
+    u, w = values("uint16", S3, seed=1), _weak_array("weak_float", S3)
+    with jax.enable_x64(x64):
+        for name in ("logaddexp2", "logaddexp"):
+            for args in ((1.5, u), (w, 2.5), (1.5, 2.5), (1j, u), (1j, 2.5), (w, 1j)):
+                check(getattr(wnp, name), getattr(jnp, name), *args, context=name)
 
 
 def test_sample_covers_every_ufunc_and_template(full: bool) -> None:

@@ -23,8 +23,9 @@ from weaktrace.core import primitives_nn as NN
 from weaktrace.core import primitives_window as W
 from weaktrace.core.mirror import exporter
 from weaktrace.core.operands import to_jax
-from weaktrace.core.promotion import scalar_const
+from weaktrace.core.program import make_program
 from weaktrace.errors import InvalidInputError, OperandTypeError, OperandValueError
+from weaktrace.ir.values import AbstractValue
 from weaktrace.numpy import indexed_update as U
 from weaktrace.numpy import math as _math  # noqa: F401  (defines logaddexp first)
 from weaktrace.numpy import reductions as R
@@ -42,9 +43,7 @@ from weaktrace.numpy._core import (
     context,
     convert,
     full_like_value,
-    lit,
     operand,
-    promote_args,
 )
 from weaktrace.numpy.shapes import reshape
 from weaktrace.numpy.ufunc_api import _ARRAYLIKE, _check, ufunc
@@ -256,24 +255,14 @@ def _scatter_at(op: str, bool_via_int: bool) -> Callable[..., Any]:
 # -- the objects ----------------------------------------------------------------------
 
 
-_LOGICAL = {"logical_and": P.and_p, "logical_or": P.or_p, "logical_xor": P.xor_p}
-
-
-def _logical_of_elements(name: str, x: Tracer, y: Tracer) -> Tracer:
-    """``logical_and/or/xor`` as jax's ``outer`` calls it: jax vmaps the call over the
-    elements, so each operand the call sees is 0-d, and ``x != 0`` compares with
-    ``lax._const(x, 0)``, which is weak for a weak 0-d operand. The bool result is weak
-    when the promoted operands are (a Python float with a uint64 array), where the call
-    on whole arrays compares with a strong zero and gives a strong bool."""
-    x, y = promote_args(x.ctx, name, (x, y))
-    x, y = (v if v.aval[1] is BOOL else bind(P.ne_p, v, _element_zero(v)) for v in (x, y))
-    return bind(_LOGICAL[name], x, y)
-
-
-def _element_zero(x: Tracer) -> Tracer:
-    """``lax._const(e, 0)`` for a 0-d element `e` of `x` (what ``const_like`` gives x's
-    rank-0 elements)."""
-    return lit(x.ctx, 0, x.aval[1], x.aval[2] and scalar_const(x.ctx, x.aval[1]))
+def _element_weak(fn: Callable[..., Any], x: Tracer, y: Tracer) -> bool:
+    """The weak flag of ``fn``'s result on 0-d elements of `x` and `y`: jax's outer is
+    the call vmapped over the elements, and ``lax._const(e, c)`` of a weak 0-d element is
+    weak where on a whole array it is strong. So ``logical_and.outer(1.5, uint64
+    array)`` (x != 0 against a weak zero) and ``logaddexp2.outer`` (its 1/ln 2 factor)
+    are weak where the call on the arrays is strong. Traced abstractly, nothing kept."""
+    avals = [AbstractValue.make((), v.aval[1], v.aval[2]) for v in (x, y)]
+    return bool(make_program(fn, avals, x.ctx.policy).out_avals[0][2])
 
 
 def _outer(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
@@ -286,12 +275,10 @@ def _outer(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
         if x.aval.ndim and y.aval.ndim:  # equal ranks: no rank promotion to check
             x = reshape(x, x.aval.shape + (1,) * y.aval.ndim)
             y = reshape(y, (1,) * (x.aval.ndim - y.aval.ndim) + y.aval.shape)
-        # jax's outer is the call vmapped over 0-d elements; of these ufuncs only the
-        # logical ones decide anything (a weak zero) on the rank of their operands
-        if name in _LOGICAL and not b.policy.numpy_ufunc_methods:
-            out = _logical_of_elements(name, x, y)
-        else:
-            out = fn(x, y)
+        out = fn(x, y)
+        # the elements can only be weaker (a weak _const where the array's is strong)
+        if not out.aval[2] and not b.policy.numpy_ufunc_methods and _element_weak(fn, x, y):
+            out = convert(b, out, out.aval[1], True)
         return to_jax(out) if b.eager else out
 
     return outer
