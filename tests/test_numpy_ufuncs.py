@@ -198,22 +198,8 @@ def _cases() -> list[tuple[str, str, Fn, tuple[tuple[int, ...], ...], tuple[str,
 CASES = _cases()
 SAMPLE = 120  # cases CI runs (spread over templates, ufuncs and kinds)
 
+
 # Where weaktrace disagrees with jax: (name, label, kinds, x64) -> reason, by cause.
-_WEAK_BOOL_OUTER = (
-    "jax's logical_and/or/xor.outer returns a weak bool when its operands' join is weak (a "
-    "Python float with uint64; uint64 with int16 under x64): its vmapped call compares "
-    "weak values (lax.ne keeps the weak flag), while jnp.logical_*(a, b) itself, and "
-    "weaktrace's outer (weaktrace/numpy/ufunc_objects.py _outer: the call on broadcast "
-    "operands), give a strong bool"
-)
-KNOWN_MISMATCHES: dict[tuple[str, str, tuple[str, ...], bool], str] = {
-    (name, "outer scalar", kinds, x64): _WEAK_BOOL_OUTER
-    for name in ("logical_and", "logical_or", "logical_xor")
-    for kinds, x64 in ((("py_float", "uint64"), False), (("py_float", "uint64"), True),
-                       (("uint64", "int16"), True))
-}  # fmt: skip
-
-
 def _case_id(c: Any) -> str:
     (name, label, _, _, kinds), x64 = c
     return f"{name}-{label}-{'-'.join(kinds)}-{'x64' if x64 else 'x32'}"
@@ -222,13 +208,7 @@ def _case_id(c: Any) -> str:
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "case" in metafunc.fixturenames:
         cases = with_x64(CASES, SAMPLE, full_run(metafunc.config), halve=False)
-        marks = [
-            pytest.param(c, marks=pytest.mark.xfail(strict=True, reason=KNOWN_MISMATCHES[key]))
-            if (key := (c[0][0], c[0][1], c[0][4], c[1])) in KNOWN_MISMATCHES
-            else c
-            for c in cases
-        ]
-        metafunc.parametrize("case", marks, ids=[_case_id(c) for c in cases])
+        metafunc.parametrize("case", cases, ids=[_case_id(c) for c in cases])
 
 
 def _args(shapes: tuple[tuple[int, ...], ...], kinds: tuple[str, ...]) -> list[Any]:
@@ -247,6 +227,78 @@ def test_ufunc_method(case: Any) -> None:
         check(lambda *a: f(getattr(wnp, name), wnp, *a),
               lambda *a: f(getattr(jnp, name), jnp, *a), *args, context=f"{name} {label}",
               rtol=2e-2 if low else 1e-5, atol=2e-2 if low else 1e-6)  # fmt: skip
+
+
+def _weak_array(kind: str, shape: tuple[int, ...]) -> Any:
+    """A weak jax array: an int32 array times a Python float (weak f32) or plus a
+    Python int (a weak int32 only where jax keeps it: an int32 array stays strong)."""
+    x = jnp.asarray(values("int32", shape, seed=5))
+    return x * 1.5 if kind == "weak_float" else jax.lax.convert_element_type(x, jnp.float32) * 1
+
+
+# Operand pairs whose promoted type is weak (a Python float with an integer array; uint64
+# with a signed int under x64 joins at the weak float) or strong, for logical_*.outer:
+# jax computes outer as the call vmapped over 0-d elements, where lax._const(x, 0) of a
+# weak element is weak, so the result is a weak bool exactly when the join is weak.
+WEAK_OUTER_PAIRS = [
+    (("py_float", "uint64"), ((), S3)), (("py_float", "int8"), ((), S23)),
+    (("uint8", "py_float"), (S3, ())), (("uint64", "int16"), (S3, S3)),
+    (("py_int", "py_float"), ((), ())), (("py_float", "float32"), ((), S3)),
+    (("bool", "py_int"), (S3, ())), (("weak_float", "int32"), (S3, S3)),
+    (("weak_float", "weak_float"), ((), S3)),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("kinds", "shapes"), WEAK_OUTER_PAIRS)
+@pytest.mark.parametrize("x64", [False, True])
+def test_logical_outer_weak_flag_is_jaxs(kinds: Any, shapes: Any, x64: bool) -> None:
+    """jnp.logical_and.outer(1.5, uint64 array) is a weak bool while the call
+    jnp.logical_and(1.5, uint64 array) is strong: weaktrace's outer gives what jax's does,
+    eager, traced and compiled."""
+    test_outer_weak_flag_is_jaxs("logical_and", kinds, shapes, x64)
+
+
+@pytest.mark.ci_sample(6)
+@pytest.mark.parametrize(
+    "name", ["logical_or", "logical_xor", "logaddexp2", "logaddexp", "add", "maximum"]
+)
+@pytest.mark.parametrize(("kinds", "shapes"), WEAK_OUTER_PAIRS)
+@pytest.mark.parametrize("x64", [False, True])
+def test_outer_weak_flag_is_jaxs(name: str, kinds: Any, shapes: Any, x64: bool) -> None:
+    """The other logical ufuncs' outer as logical_and's, logaddexp2's too (it scales by
+    lax._const(amax, 1/ln 2)); the others keep the call's flag."""
+    args = [
+        _weak_array(k, s) if k.startswith("weak") else values(k, () if k in SCALARS else s, i)
+        for i, (k, s) in enumerate(zip(kinds, shapes, strict=True))
+    ]
+    with jax.enable_x64(x64):
+        check(getattr(wnp, name).outer, getattr(jnp, name).outer, *args, context=f"{name}.outer")
+
+
+@pytest.mark.parametrize("x64", [False, True])
+def test_zero_of_a_weak_scalar_off_the_default_dtype(x64: bool) -> None:
+    """lax._const(x, 0) is a Python scalar (weak) only when x's dtype is the one a Python
+    scalar of its kind has in this mode: a weak float32 made with x64 off, used with x64
+    on, compares with a strong zero, so logical_not of it is a strong bool (found by
+    crossing logical_*.outer with weak jax arrays made under the other mode)."""
+    a, b = _weak_array("weak_float", S3), _weak_array("weak_float", ())
+    with jax.enable_x64(x64):
+        for name, args in (("logical_not", (b,)), ("logical_and", (b, a)), ("logical_or", (b, 2)),
+                           ("logaddexp2", (b, 2.0)), ("logaddexp", (b, 1j))):  # fmt: skip
+            check(getattr(wnp, name), getattr(jnp, name), *args, context=name)
+
+
+@pytest.mark.parametrize("x64", [False, True])
+def test_logaddexp2_of_weak_arrays_is_strong(x64: bool) -> None:
+    """jax's logaddexp2 scales by lax._const(amax, 1/ln 2) (complex logaddexp by
+    _const(amax, 2)): strong for a weak array, so logaddexp2(1.5, uint16 array) is a
+    strong float32 though both promoted operands are weak; 0-d weak operands keep it
+    weak. Traced, weaktrace said weak (found by the outer sweep with weak operands)."""
+    u, w = values("uint16", S3, seed=1), _weak_array("weak_float", S3)
+    with jax.enable_x64(x64):
+        for name in ("logaddexp2", "logaddexp"):
+            for args in ((1.5, u), (w, 2.5), (1.5, 2.5), (1j, u), (1j, 2.5), (w, 1j)):
+                check(getattr(wnp, name), getattr(jnp, name), *args, context=name)
 
 
 def test_sample_covers_every_ufunc_and_template(full: bool) -> None:

@@ -15,6 +15,7 @@ import inspect
 import itertools
 import random
 from collections.abc import Callable
+from typing import Any
 
 import jax
 import jax.ad_checkpoint
@@ -504,23 +505,51 @@ def test_left_api_raises_a_named_error(name: str) -> None:
         wt.trace(LEFT_PROGRAMS[name])(np.ones(3, "float32"))
 
 
-def test_closure_convert_of_a_closure_over_a_traced_int() -> None:
-    """jax does not hoist a closed-over integer tracer: inside the trace the converted
-    function still computes with it (as jax's); in a custom_vjp rule, run on jax's values
-    when the program lowers, it cannot, and says so (ClosureConversionError)."""
+def _int_closure(n: object, x: object) -> object:
+    """closure_convert of a function closing over a traced int and bool (jax hoists
+    neither into its consts), used in a custom_vjp's fwd and bwd under jax.grad."""
+    k = (x > 0.5).sum()
+    w = n.cos(x) * 3
+    conv, consts = jax.closure_convert(lambda a: n.sin(a * w) * k + (k > 2) * a, x)
+    loss = lambda a, w2: n.sum(_doubled_vjp(conv, a, *consts) * w2)  # noqa: E731
+    return len(consts), conv(x * 2, *consts), jax.grad(loss, argnums=(0, 1))(x, w)
 
-    def program(n: object, in_rule: bool) -> Callable[[object], object]:
-        def f(x: object) -> object:
-            k = (x > 0.5).sum()
-            conv, consts = jax.closure_convert(lambda a: a * x[0] + k, x)
-            if in_rule:
-                return jax.grad(lambda a: n.sum(_doubled_vjp(conv, a, *consts)))(x)
-            return len(consts), conv(x * 2, *consts)
 
-        return f
+def _int_closure_nested(n: object, x: object) -> object:
+    """The same, with the int made inside the differentiated function (a nested trace)."""
 
+    def inner(y: object) -> object:
+        k = (y > 0.5).sum()
+        conv, consts = jax.closure_convert(lambda a: a * y[0] + k, y)
+        return n.sum(_doubled_vjp(conv, y, *consts))
+
+    return jax.value_and_grad(inner)(x), jax.vmap(jax.grad(inner))(n.stack([x, x * 2]))
+
+
+@pytest.mark.parametrize("program", [_int_closure, _int_closure_nested])
+@pytest.mark.parametrize("x64", [False, True])
+def test_closure_convert_of_a_closure_over_a_traced_int(program: Any, x64: bool) -> None:
+    """jax does not hoist a closed-over integer tracer: its converted function reads it
+    where it is called, in a custom_vjp rule too. weaktrace's reads it from the program
+    being evaluated (the rule runs on jax's values as the program lowers), so values and
+    gradients are jax.jit's (it raised ClosureConversionError before)."""
     x = np.linspace(0.1, 1.3, 6).astype("float32")
-    _check(program(wnp, False), program(jnp, False), x)
-    jax.jit(program(jnp, True))(x)  # jax computes it
+    with jax.enable_x64(x64):
+        _check(functools.partial(program, wnp), functools.partial(program, jnp), x)
+
+
+def test_closure_convert_int_closure_called_later_is_named() -> None:
+    """The converted function called on jax's values after the trace (no program being
+    evaluated holds the int it closes over): a named error, not a wrong value."""
+    kept: list[Any] = []
+
+    def f(x: object) -> object:
+        k = (x > 0).sum()
+        conv, consts = jax.closure_convert(lambda a: a + k, x)
+        kept.append((conv, consts))
+        return conv(x, *consts)
+
+    wt.trace(f)(np.ones(3, "float32"))
+    conv, _ = kept[0]
     with pytest.raises(wt.ClosureConversionError, match="integer or boolean"):
-        wt.trace(program(wnp, True))(x)
+        conv(jnp.ones(3))

@@ -61,7 +61,7 @@ from weaktrace.core.primitives_transform import (
 from weaktrace.core.program import make_program
 from weaktrace.core.source import users_frame
 from weaktrace.core.trace import Builder, Tracer, current, outside_trace
-from weaktrace.lowering.evaluate import runner
+from weaktrace.lowering.evaluate import known_values, runner
 from weaktrace.lowering.rules_transform import sub_function
 from weaktrace.lowering.stages import spec
 
@@ -181,7 +181,9 @@ def bind_transform(name: str, options: dict[str, Any], apply: Callable[..., Any]
     run = runner(pol)
 
     def jax_side(cap_vals: list[Any], leaf_vals: list[Any]) -> Any:
-        return call(sub_function(run, made.program, cap_vals, transform), leaf_vals)
+        # a custom_vjp rule run here may read a captured value (closure_convert's ints)
+        with known_values({t.atom: v for t, v in zip(caps, cap_vals, strict=True)}):
+            return call(sub_function(run, made.program, cap_vals, transform), leaf_vals)
 
     cap_structs = [spec(t.aval, pol) for t in caps]
     with outside_trace():  # user rules (custom_jvp's) run on jax's values, as at lowering
@@ -196,8 +198,8 @@ def bind_transform(name: str, options: dict[str, Any], apply: Callable[..., Any]
     transform.out_avals = tuple(abstractify(o, pol) for o in kept)
     params = {"program": made.program, "transform": transform, "n_captures": len(caps)}
     outs = iter(b.emit_n(transform_p, (*caps, *ops), params))
-    leaves = [
-        np.zeros(o.shape, _FLOAT0) if z else next(outs)
+    leaves = [  # a float0 is a traced constant, as jax.jit's is (operations on it are ours)
+        operand(np.zeros(o.shape, _FLOAT0), b) if z else next(outs)
         for o, z in zip(out_leaves, zero, strict=True)
     ]
     return jax.tree_util.tree_unflatten(out_tree, leaves)

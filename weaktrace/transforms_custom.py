@@ -31,7 +31,7 @@ from weaktrace.core.program import make_program
 from weaktrace.core.source import users_frame
 from weaktrace.core.trace import Builder, current
 from weaktrace.errors import ClosureConversionError
-from weaktrace.lowering.evaluate import runner
+from weaktrace.lowering.evaluate import enclosing_value, runner
 from weaktrace.lowering.rules import convert
 from weaktrace.lowering.stages import spec
 from weaktrace.transforms import ORIGINAL, _eager_values, _jax_values, bind_transform
@@ -245,14 +245,21 @@ def _converted(made: Any, in_tree: Any, avals: list[Any], hoist: list[bool],
             params = {"program": made.program, "transform": transform, "n_captures": len(caps)}
             ops = tuple(operand(x, b) for x in (*caps, *leaves))
             return jax.tree_util.tree_unflatten(made.out_tree, b.emit_n(transform_p, ops, params))
-        if len(caps) > n_consts:
+        # On jax's values (a custom_vjp rule jax runs while the program lowers): the
+        # traced values jax left closed over (integers, booleans) are the values they
+        # have in the program being evaluated, as jax's converted function reads its
+        # enclosing trace's tracers
+        try:
+            vals = [c if h else enclosing_value(c.atom, policy)
+                    for c, h in zip(caps, hoist, strict=True)]  # fmt: skip
+        except LookupError:
             raise ClosureConversionError(
                 "the function given to jax.closure_convert inside weaktrace.trace closes over "
-                "traced integer or boolean values, which jax does not hoist into its consts; "
-                "weaktrace cannot evaluate it on jax's values (in a custom_vjp rule). Pass "
-                "them as arguments instead."
-            )
-        outs = runner(policy)(made.program, (*consts, *leaves))
+                "traced integer or boolean values, which jax does not hoist into its consts, "
+                "and it was called on jax's values outside the traced program's evaluation; "
+                "pass them as arguments instead."
+            ) from None
+        outs = runner(policy)(made.program, (*vals, *leaves))
         return jax.tree_util.tree_unflatten(made.out_tree, outs)
 
     return converted

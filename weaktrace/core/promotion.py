@@ -101,7 +101,7 @@ def promote(ctx: Context, op: str, ops: list[Tracer], target: str | None = None)
             return ops  # one dtype and weak flag: nothing to join
     elif len(ops) == 1:  # unary math: the policy's answer, often the operand's own type
         av = ops[0].aval
-        if av[1].kind != "K":
+        if av[1].kind not in "KV":  # (key arrays and float0: `_join_convert` says)
             dt, weak = pol.promote(op, [av], target)
             if dt is av[1] and weak == av[2]:
                 return ops
@@ -113,7 +113,13 @@ def _join_convert(ctx: Context, op: str, ops: list[Tracer], target: str | None) 
     pol = ctx.policy
     avals = [ops[0].aval, ops[1].aval] if len(ops) == 2 else [o.aval for o in ops]
     for av in avals:
-        if av[1].kind == "K":  # PRNG key arrays join nothing, as in jax
+        if av[1].kind in "KV":  # PRNG key arrays and float0 join nothing, as in jax
+            if av[1].kind == "V":
+                raise OperandTypeError(
+                    f"Called {op} with a float0 array. float0 (the gradient dtype of integer "
+                    "and bool values) has no data: no operation computes with it. Use "
+                    "zeros of a numeric dtype instead, or drop the float0 gradient."
+                )
             names = [str(a[1]) for a in avals]
             if len(set(names)) == 1 and target is None:
                 return ops
@@ -205,8 +211,18 @@ def default_fill(ctx: Context, value: Any) -> Tracer:
 
 
 def const_like(x: Tracer, value: Any) -> Tracer:
-    """``lax._const``: weak for a weak 0-d operand, else a strong literal of its dtype."""
-    return lit(x.ctx, value, x.aval[1], x.aval[2] and not x.aval[0])
+    """``lax._const``: weak for a weak 0-d operand of the default dtype of its kind (a
+    Python scalar of that kind is exactly it), else a strong literal of its dtype (a weak
+    float32 value with x64 on compares with a strong zero)."""
+    aval = x.aval
+    return lit(x.ctx, value, aval[1], aval[2] and not aval[0] and scalar_const(x.ctx, aval[1]))
+
+
+def scalar_const(ctx: Context, dt: DType) -> bool:
+    """Whether ``lax._const`` of a weak 0-d value of dtype `dt` is weak: a Python scalar
+    of the value's kind (bool, int, float, complex) when it has that dtype in this mode,
+    a numpy array of `dt` otherwise (a weak uint: a Python int is signed)."""
+    return ctx.policy.defaults.get("i" if dt.kind == "u" else dt.kind) is dt
 
 
 def result_shape(fn: str, shapes: Sequence[tuple[int, ...]]) -> tuple[int, ...]:

@@ -144,6 +144,16 @@ WEAK_OF_KIND: dict[str, DType] = {"u": weak_int, "i": weak_int, "f": weak_float,
 _PYTHON_TYPES: dict[type, DType] = {int: weak_int, float: weak_float, complex: weak_complex}
 
 
+# jax's float0: the tangent and cotangent dtype of integer and bool values (what
+# jax.grad(allow_int=True) gives an integer argument): arrays of no data. Like the key
+# dtypes it belongs to no lattice (kind "V", numpy's for void) and is not in ALL; values
+# of it enter traces, are returned and passed to jax's transformations, and nothing
+# computes with them (jax refuses them everywhere else).
+float0 = DType("float0", "float0", "V", 0, False, np.dtype([("float0", np.void, 0)]))
+_BY_NAME[float0.name] = float0
+_BY_NUMPY[float0.numpy] = float0  # type: ignore[index]
+
+
 def by_name(name: str) -> DType:
     """Look up a dtype by its name or short name (``"int8"``, ``"i8"``, ``"f*"``).
 

@@ -3,7 +3,9 @@ StableHLO; on concrete arrays it runs it eagerly."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import contextlib
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import jax
@@ -26,7 +28,58 @@ from weaktrace.ir.values import (
 )
 
 
+class _Evaluating(threading.local):
+    def __init__(self) -> None:
+        self.envs: list[dict[Var, Any]] = []  # the programs being evaluated, innermost last
+
+
+_EVALUATING = _Evaluating()
+
+
+def enclosing_value(atom: Any, policy: Policy) -> Any:
+    """The value of a traced value's atom in the programs being evaluated now (a rule jax
+    runs while a program lowers, such as a custom_vjp's bwd, reading a traced value its
+    function closes over, as jax's closure_convert leaves integers closed over); a
+    LookupError when no program being evaluated defines it."""
+    if atom.__class__ is not Var:
+        return jax_literal(atom, policy.x64)
+    for env in reversed(_EVALUATING.envs):
+        if atom in env:
+            return env[atom]
+    raise LookupError(atom)
+
+
+@contextlib.contextmanager
+def known_values(values: dict[Any, Any]) -> Iterator[None]:
+    """Make `enclosing_value` find these values of atoms (the captured values of a
+    sub-program jax evaluates abstractly while the enclosing program is still traced)."""
+    envs = _EVALUATING.envs
+    envs.append(values)
+    try:
+        yield
+    finally:
+        envs.pop()
+        if envs:
+            envs[-1].update(values)
+
+
 def eval_program(program: Program, args: Sequence[Any], policy: Policy) -> list[Any]:
+    """Run every equation's lowering rule in order; returns the output values (see
+    `_eval_program`); the program's values can be read with `enclosing_value` meanwhile."""
+    envs = _EVALUATING.envs
+    env: dict[Var, Any] = {}
+    envs.append(env)
+    try:
+        return _eval_program(program, args, policy, env)
+    finally:
+        envs.pop()
+        if envs:  # a rule jax runs later (a custom_vjp's bwd, when jax transposes) may
+            envs[-1].update(env)  # read this sub-program's values: they stay findable
+
+
+def _eval_program(
+    program: Program, args: Sequence[Any], policy: Policy, env: dict[Var, Any]
+) -> list[Any]:
     """Run every equation's lowering rule in order; returns the output values.
 
     `policy` is the trace's (resolved): its x64 mode types weak literals, and its
@@ -36,9 +89,9 @@ def eval_program(program: Program, args: Sequence[Any], policy: Policy) -> list[
     x64 = policy.x64
     mapping = _lowering_map(policy, program)
     rounded = _rounded(policy, program)
-    env: dict[Var, Any] = {
-        v: typed(c, v.aval[1]) for v, c in zip(program.constvars, program.consts, strict=True)
-    }
+    env.update(
+        (v, typed(c, v.aval[1])) for v, c in zip(program.constvars, program.consts, strict=True)
+    )
     env.update(zip(program.invars, args, strict=True))
 
     def read(atom: Any) -> Any:

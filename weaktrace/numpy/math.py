@@ -19,7 +19,7 @@ import numpy as np
 
 from weaktrace.core import primitives_math as M
 from weaktrace.core import primitives_nn as N
-from weaktrace.core.promotion import check_ranks
+from weaktrace.core.promotion import check_ranks, scalar_const
 from weaktrace.dtypes.registry import by_name, key_dtype
 from weaktrace.errors import OperandTypeError, OperandValueError
 from weaktrace.numpy import ufuncs as U
@@ -417,7 +417,13 @@ def _logaddexp(name: str, x1: Any, x2: Any, base2: bool) -> Any:
     for each operand where they are equal) rather than the composition's."""
     b = context(x1, x2)
     x1, x2 = promote_args(b, name, (x1, x2), "inexact")
-    return emit(N.logaddexp2_p if base2 else N.logaddexp_p, x1, x2)
+    out = emit(N.logaddexp2_p if base2 else N.logaddexp_p, x1, x2)
+    av = out.aval
+    if av[2] and (base2 or av[1].kind == "c") and (av[0] or not scalar_const(b, av[1])):
+        # jax scales by lax._const(amax, 1/ln 2) (complex: by _const(amax, 2)), strong
+        # unless amax is a weak 0-d value of its kind's default dtype: the result too
+        out = convert(b, out, av[1], False)
+    return out
 
 
 def _ufunc_keywords(name: str, out: Any, where: Any) -> None:

@@ -23,7 +23,9 @@ from weaktrace.core import primitives_nn as NN
 from weaktrace.core import primitives_window as W
 from weaktrace.core.mirror import exporter
 from weaktrace.core.operands import to_jax
+from weaktrace.core.program import make_program
 from weaktrace.errors import InvalidInputError, OperandTypeError, OperandValueError
+from weaktrace.ir.values import AbstractValue
 from weaktrace.numpy import indexed_update as U
 from weaktrace.numpy import math as _math  # noqa: F401  (defines logaddexp first)
 from weaktrace.numpy import reductions as R
@@ -253,6 +255,16 @@ def _scatter_at(op: str, bool_via_int: bool) -> Callable[..., Any]:
 # -- the objects ----------------------------------------------------------------------
 
 
+def _element_weak(fn: Callable[..., Any], x: Tracer, y: Tracer) -> bool:
+    """The weak flag of ``fn``'s result on 0-d elements of `x` and `y`: jax's outer is
+    the call vmapped over the elements, and ``lax._const(e, c)`` of a weak 0-d element is
+    weak where on a whole array it is strong. So ``logical_and.outer(1.5, uint64
+    array)`` (x != 0 against a weak zero) and ``logaddexp2.outer`` (its 1/ln 2 factor)
+    are weak where the call on the arrays is strong. Traced abstractly, nothing kept."""
+    avals = [AbstractValue.make((), v.aval[1], v.aval[2]) for v in (x, y)]
+    return bool(make_program(fn, avals, x.ctx.policy).out_avals[0][2])
+
+
 def _outer(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
     def outer(A: Any, B: Any, /) -> Any:
         """``ufunc.outer(A, B)``: the ufunc of every element of A with every element of
@@ -264,6 +276,9 @@ def _outer(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
             x = reshape(x, x.aval.shape + (1,) * y.aval.ndim)
             y = reshape(y, (1,) * (x.aval.ndim - y.aval.ndim) + y.aval.shape)
         out = fn(x, y)
+        # the elements can only be weaker (a weak _const where the array's is strong)
+        if not out.aval[2] and not b.policy.numpy_ufunc_methods and _element_weak(fn, x, y):
+            out = convert(b, out, out.aval[1], True)
         return to_jax(out) if b.eager else out
 
     return outer
