@@ -269,9 +269,12 @@ def test_nested_jit_arguments_are_not_concrete_and_jit_still_caches() -> None:
         wt.trace(lambda a: branchy(a, 2))(x)
     double = jax.jit(lambda a: a * 2)
     before = double(x)
+    cached = double._cache_size()
     np.testing.assert_array_equal(wt.trace(lambda a: double(a) + 1)(x), before + 1)
+    # the inlined call compiled and cached nothing (jax's jit cache is a process-wide
+    # LRU: in a long test worker it may also drop an entry meanwhile, never add one)
+    assert double._cache_size() <= cached
     np.testing.assert_array_equal(double(x), before)  # jax's own path is unchanged
-    assert double._cache_size() == 1  # the inlined call compiled and cached nothing
 
 
 def _custom_rules(n: object) -> object:
