@@ -53,10 +53,11 @@ def _joined(name: str, avals: Sequence[AbstractValue], kinds: str) -> AbstractVa
 
 
 def elementwise(
-    name: str, kinds: str, n_out: int = 1, out: str | None = None, weak: bool = True
+    name: str, kinds: str, n_out: int = 1, out: str | None = None, weak: bool | str = True
 ) -> Primitive:
     """An elementwise primitive: operands of one dtype, any static params; `n_out`
-    results of that dtype (see ELEMENTWISE for `out`), weak iff `weak` and every operand is."""
+    results of that dtype (see ELEMENTWISE for `out`), weak iff `weak` and every operand
+    is (`weak="real"`: and the result is not complex)."""
 
     def rule(*avals: AbstractValue, **params: Any) -> list[AbstractValue]:
         a = _joined(name, avals, kinds)
@@ -65,7 +66,8 @@ def elementwise(
             dt = _complex_of(dt)
         elif out == "param":
             dt = params["dtype"]
-        weak_out = a[2] and weak and (name not in _ZERO_OF_P or not avals[0][0])
+        weak_out = (a[2] and bool(weak) and (name not in _ZERO_OF_P or not avals[0][0])
+                    and (weak != "real" or dt.kind != "c"))  # fmt: skip
         return [_make(a[0], dt, weak_out)] * n_out
 
     return _def(name, rule, multiple_results=n_out > 1)
@@ -177,8 +179,9 @@ log1mexp_p = _def("log1mexp", _log1mexp)
 # elementwise ones. The result dtype is the operands' (promoted) dtype, or: "c" its complex
 # counterpart, "param" the `dtype` param the mirror chose (owens_t: jax's quadrature mixes
 # in strong float64 weights, so the result is the operands' dtype joined with float64).
-# jax's results are strong where its definition mixes in strong constants (gamma, hyp1f1 ...).
-ELEMENTWISE: dict[str, tuple[str, int, str | None, bool]] = {
+# jax's results are strong where its definition mixes in strong constants (gamma, hyp1f1 ...);
+# "real": weak for real results only (complex loggamma ends in a where with a strong NaN).
+ELEMENTWISE: dict[str, tuple[str, int, str | None, bool | str]] = {
     # jax.nn (custom JVPs)
     "relu": (NUMERIC, 1, None, True), "relu6": (NUMERIC, 1, None, True),
     # jax.scipy.special
@@ -186,7 +189,7 @@ ELEMENTWISE: dict[str, tuple[str, int, str | None, bool]] = {
     "entr": (FLOAT, 1, None, True), "logit": (INEXACT, 1, None, True),
     "zeta": (FLOAT, 1, None, True), "polygamma": (FLOAT, 1, None, True),
     "betainc": (FLOAT, 1, None, True), "gamma": (INEXACT, 1, None, False),
-    "loggamma": (INEXACT, 1, None, True), "gammasgn": (FLOAT, 1, None, False),
+    "loggamma": (INEXACT, 1, None, "real"), "gammasgn": (FLOAT, 1, None, False),
     "beta": (FLOAT, 1, None, False), "betaln": (FLOAT, 1, None, True),
     "factorial": (FLOAT, 1, None, True), "comb": (FLOAT, 1, None, True),
     "boxcox": (INEXACT, 1, None, True), "boxcox1p": (INEXACT, 1, None, True),
