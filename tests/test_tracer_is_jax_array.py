@@ -26,22 +26,28 @@ X = np.arange(1.0, 5.0, dtype=np.float32)
 X64 = pytest.mark.parametrize("x64", [False, True], ids=["x32", "x64"])
 
 
-@X64
-def test_isinstance_inside_a_trace_as_under_jit(x64: bool) -> None:
-    def probe(seen: list[Any]) -> Any:
+def _seen_under_jit_and_trace(look: Any, x64: bool) -> tuple[Any, Any]:
+    """What `look(x)` gives for the traced value inside jax.jit and inside weaktrace.trace."""
+    seen: dict[str, Any] = {}
+
+    def probe(who: str) -> Any:
         def f(x: Any) -> Any:
-            classes = (jax.Array, wt.numpy.ndarray, jnp.ndarray)
-            seen.append([isinstance(x, c) for c in classes])
+            seen[who] = look(x)
             return x
 
         return f
 
-    want: list[Any] = []
-    got: list[Any] = []
     with jax.enable_x64(x64):
-        jax.jit(probe(want))(X)
-        wt.trace(probe(got))(X)
-    assert got[0] == want[0] == [True, True, True]
+        jax.jit(probe("jax"))(X)
+        wt.trace(probe("wt"))(X)
+    return seen["wt"], seen["jax"]
+
+
+@X64
+def test_isinstance_inside_a_trace_as_under_jit(x64: bool) -> None:
+    classes = (jax.Array, wt.numpy.ndarray, jnp.ndarray)
+    got, want = _seen_under_jit_and_trace(lambda x: [isinstance(x, c) for c in classes], x64)
+    assert got == want == [True, True, True]
 
 
 @X64
@@ -118,20 +124,8 @@ def test_placement_attributes_refuse_as_jax_jit_does(name: str, x64: bool) -> No
 @X64
 def test_hasattr_answers_as_under_jit(x64: bool) -> None:
     names = ("sharding", "device", "copy_to_host_async", "__numpy_dtype__", "aval", "dtype")
-
-    def probe(seen: list[Any]) -> Any:
-        def f(x: Any) -> Any:
-            seen.append([hasattr(x, n) for n in names])
-            return x
-
-        return f
-
-    want: list[Any] = []
-    got: list[Any] = []
-    with jax.enable_x64(x64):
-        jax.jit(probe(want))(X)
-        wt.trace(probe(got))(X)
-    assert got[0] == want[0]
+    got, want = _seen_under_jit_and_trace(lambda x: [hasattr(x, n) for n in names], x64)
+    assert got == want
 
 
 _COMPUTED = {

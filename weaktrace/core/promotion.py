@@ -102,14 +102,18 @@ def promote(ctx: Context, op: str, ops: list[Tracer], target: str | None = None)
     elif len(ops) == 1:  # unary math: the policy's answer, often the operand's own type
         av = ops[0].aval
         if av[1].kind not in "KV":  # (key arrays and float0: `_join_convert` says)
-            dt, weak = pol.promote(op, [av], target)
-            if dt is av[1] and weak == av[2]:
+            joined = pol.promote(op, [av], target)
+            if joined[0] is av[1] and joined[1] == av[2]:
                 return ops
+            return _join_convert(ctx, op, ops, target, joined)
     return _join_convert(ctx, op, ops, target)
 
 
-def _join_convert(ctx: Context, op: str, ops: list[Tracer], target: str | None) -> list[Tracer]:
-    """`promote` after its shortcut: join under the policy, convert each operand."""
+def _join_convert(
+    ctx: Context, op: str, ops: list[Tracer], target: str | None, joined: Any = None
+) -> list[Tracer]:
+    """`promote` after its shortcut: join under the policy (or take the policy's
+    `joined` answer the shortcut already asked for), convert each operand."""
     pol = ctx.policy
     avals = [ops[0].aval, ops[1].aval] if len(ops) == 2 else [o.aval for o in ops]
     for av in avals:
@@ -124,7 +128,7 @@ def _join_convert(ctx: Context, op: str, ops: list[Tracer], target: str | None) 
             if len(set(names)) == 1 and target is None:
                 return ops
             raise OperandTypeError(f"{op} does not accept dtypes {', '.join(names)}.")
-    dt, weak = pol.promote(op, avals, target)
+    dt, weak = pol.promote(op, avals, target) if joined is None else joined
     out = []
     i = -1
     for o in ops:
