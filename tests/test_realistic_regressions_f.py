@@ -41,3 +41,27 @@ def test_checkpoint_static_argnums_stays_python(static_argnums) -> None:
     got = wt.trace(_stack(wnp, static_argnums))(x)
     for a, b in zip(got, want, strict=True):
         np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=1e-6)
+
+
+def _filled(init_mod, np_mod, key, scale):
+    value = np_mod.array([1.0, 2.0, 3.0]) * scale
+    return init_mod.constant(value)(key, (2, 3)), init_mod.constant(scale, np_mod.float16)(
+        key, (2,)
+    )
+
+
+@pytest.mark.parametrize("x64", [False, True], ids=["x32", "x64"])
+def test_constant_initializer_of_a_traced_value(x64: bool) -> None:
+    """nn.initializers.constant(jnp.array(...)) inside a traced init: weaktrace reused jax's
+    constant, whose jnp.full cannot take a weaktrace value (ForeignFunctionError)."""
+    from jax.nn import initializers as jinit
+
+    from weaktrace.nn import initializers as winit
+
+    key = jax.random.key(0)
+    with jax.enable_x64(x64):
+        want = jax.jit(lambda k, s: _filled(jinit, jax.numpy, k, s))(key, 2.0)
+        got = wt.trace(lambda k, s: _filled(winit, wnp, k, s))(key, 2.0)
+        for a, b in zip(got, want, strict=True):
+            assert (a.shape, a.dtype, a.weak_type) == (b.shape, b.dtype, b.weak_type)
+            np.testing.assert_array_equal(np.asarray(a), np.asarray(b))

@@ -22,7 +22,8 @@ def init_params(key, d_in=6, d_hidden=8, vocab=10):
         "w_l": initializers.lecun_uniform()(keys[6], (d_hidden, d_hidden)),
         "scale": initializers.uniform(scale=0.5)(keys[7], (d_hidden,)),
         "b_in": initializers.constant(0.1, jnp.float16)(keys[0], (d_hidden,)),
-        "b_out": initializers.zeros(keys[0], (3,)),
+        "b_out": initializers.constant(jnp.array([0.1, -0.1, 0.0]))(keys[0], (3,)),
+        "b_mid": initializers.zeros(keys[0], (d_hidden,)),
         "gain": initializers.ones(keys[0], (d_hidden,)),
     }
 
@@ -30,7 +31,7 @@ def init_params(key, d_in=6, d_hidden=8, vocab=10):
 def forward(params, tokens):
     x = params["embed"][tokens].astype(jnp.float32)
     h = nn.gelu(x @ params["w_in"] + params["b_in"])
-    h = h + nn.silu(h @ params["w_mid"]) * params["gain"]
+    h = h + nn.silu(h @ params["w_mid"] + params["b_mid"]) * params["gain"]
     h = h + jnp.tanh(h @ params["w_k"]) @ params["w_l"] * params["scale"]
     return h @ params["w_out"] + params["b_out"]
 
