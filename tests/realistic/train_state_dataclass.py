@@ -50,7 +50,7 @@ def run(params: dict, x: jax.Array, y: jax.Array) -> tuple[Any, ...]:
         momentum=jax.tree.map(jnp.zeros_like, params),
     )
     losses = []
-    for _ in range(3):
+    for _ in range(2):
         state, loss = train_step(state, x, y)
         losses.append(loss)
     acc = jnp.mean(jnp.argmax(mlp(state.params, x), -1) == y)
