@@ -478,7 +478,9 @@ def test_gelu_of_ints_follows_the_numpy_policy():
 def test_initializers_are_jax_names_and_jax_objects_where_no_key_is_drawn():
     theirs = _public(jax.nn.initializers)
     assert set(wnn.initializers.__all__) == theirs
-    for name in ("Initializer", "constant", "zeros", "ones"):
+    # (not constant: its value may be a weaktrace tracer, which jax's jnp.full cannot take;
+    # see test_realistic_regressions_f.test_constant_initializer_of_a_traced_value)
+    for name in ("Initializer", "zeros", "ones"):
         assert getattr(wnn.initializers, name) is getattr(jax.nn.initializers, name), name
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import pathlib
 import re
+import sys
 import types
 import warnings
 
@@ -56,7 +57,11 @@ def load(name: str, swapped: bool) -> types.ModuleType:
         source = swap_imports(source)
     module = types.ModuleType(f"realistic_{name}_{'wt' if swapped else 'jax'}")
     module.__file__ = str(path)
-    exec(compile(source, str(path), "exec"), module.__dict__)
+    # As an import does: the module is in sys.modules while it runs (dataclasses looks
+    # its namespace up there), and this file's `from __future__ import annotations` is
+    # not inherited (a program's `name: str = field(...)` stays a type, not a string).
+    sys.modules[module.__name__] = module
+    exec(compile(source, str(path), "exec", dont_inherit=True), module.__dict__)
     return module
 
 

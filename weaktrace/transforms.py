@@ -224,11 +224,22 @@ def _wrap_transformation(name: str) -> None:
         def call(*args: Any, **kwargs: Any) -> Any:
             if current() is None or _jax_values((args, kwargs)):
                 return transformed(*_eager_values(args), **_eager_values(kwargs))
-            return bind_transform(name, options, apply, fun, args, kwargs)
+            static = _static_positions(name, t_kwargs, len(args))
+            return bind_transform(name, options, apply, fun, args, kwargs, static)
 
         return call
 
     setattr(jax, name, transformation)
+
+
+def _static_positions(name: str, options: dict[str, Any], n_args: int) -> set[int]:
+    """The positional arguments ``jax.checkpoint(static_argnums=...)`` hands the function
+    as the Python values they are (a loop bound), not as traced values."""
+    if name not in ("checkpoint", "remat"):
+        return set()
+    nums = options.get("static_argnums", ())
+    nums = (nums,) if isinstance(nums, int) else tuple(nums)
+    return {i % n_args for i in nums if -n_args <= i < n_args}
 
 
 def _wrap_jvp() -> None:

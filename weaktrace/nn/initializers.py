@@ -26,7 +26,7 @@ from typing import Any
 import jax
 import jax.nn.initializers as _jax_init
 import numpy as np
-from jax.nn.initializers import Initializer, constant, ones, zeros
+from jax.nn.initializers import Initializer, ones, zeros
 
 from weaktrace import numpy as _numpy
 from weaktrace import random as _random
@@ -60,6 +60,27 @@ def _dispatching(factory: Callable[..., Initializer]) -> Callable[..., Initializ
         return init
 
     return make
+
+
+def constant(value: Any, dtype: Any = None) -> Initializer:
+    """``jax.nn.initializers.constant``: jax's, except for a value weaktrace traces
+    (``constant(jnp.array([...]))`` inside a traced init), which jax's jnp.full cannot
+    take: weaktrace.numpy fills it, as jax's fills its own (jax/_src/nn/initializers.py).
+
+    >>> import jax, weaktrace as wt
+    >>> f = wt.trace(lambda k, v: constant(v)(k, (2, 2)))
+    >>> f(jax.random.key(0), wt.numpy.array([1.0, 2.0])).tolist()
+    [[1.0, 2.0], [1.0, 2.0]]
+    """
+    theirs = _jax_init.constant(value, dtype)
+
+    @functools.wraps(theirs)
+    def init(key: Any, shape: Any, dtype: Any = dtype, out_sharding: Any = None) -> Any:
+        if not isinstance(value, Tracer):
+            return theirs(key, shape, dtype, out_sharding)
+        return wnp.full(shape, value, dtype=_float_dtype(dtype))
+
+    return init
 
 
 def _float_dtype(dtype: Any) -> np.dtype:
