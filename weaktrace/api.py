@@ -24,14 +24,13 @@ from weaktrace.core.arguments import (
     Marked,
     in_dtypes,
     is_marked,
-    native_args,
     refuse_scalar_subclasses,
     signature,
     stand_in,
 )
 from weaktrace.core.operands import abstractify
 from weaktrace.core.program import make_program
-from weaktrace.core.trace import Promotion, current
+from weaktrace.core.trace import Promotion
 from weaktrace.dtypes import registry
 from weaktrace.dtypes.policies import Policy, as_policy
 from weaktrace.dtypes.policies.base import INT64_MAX, INT64_MIN, ValueCheck
@@ -43,9 +42,8 @@ from weaktrace.errors import (
 from weaktrace.ir.printer import pp_program
 from weaktrace.ir.values import AbstractValue, Program
 from weaktrace.lowering import stages
+from weaktrace.lowering.dispatch import dispatcher
 from weaktrace.lowering.evaluate import eval_program
-
-_current = current  # bound once: read on every call
 
 
 @dataclasses.dataclass(frozen=True)
@@ -203,8 +201,8 @@ class TracedFunction:
             ) from None
         # Calls cost what a jax.jit call costs: the instance gets a class of its own
         # whose __call__ is a plain function around jax.jit's C++ dispatch (no bound
-        # method, no attribute lookups). See `_dispatcher`.
-        call = _dispatcher(self._jitted, fun, self._x64, self._check_ints, self._scalar_wrapper())
+        # method, no attribute lookups). See `weaktrace.lowering.dispatch`.
+        call = dispatcher(self._jitted, fun, self._x64, self._check_ints, self._scalar_wrapper())
         cls = type(self)
         self.__class__ = type(cls.__name__, (cls,), {"__call__": staticmethod(call)})
 
@@ -218,7 +216,7 @@ class TracedFunction:
             with _MAKE_JIT:  # threads racing on a first call share one jax.jit
                 if self._jitted is None:
                     self._make_jit()
-        return _dispatcher(self._jitted, self.fun, self._x64, self._check_ints,
+        return dispatcher(self._jitted, self.fun, self._x64, self._check_ints,
                            self._scalar_wrapper())(*args, **kwargs)  # fmt: skip
 
     def _scalar_wrapper(self) -> Callable[..., Any] | None:
@@ -394,103 +392,6 @@ class TracedFunction:
 
 
 _OUT_OF_BOUNDS = "Python integer {value} out of bounds for {dtype}"
-
-
-def _dispatcher(
-    jitted: Any,
-    fun: Callable[..., Any],
-    x64: bool | None,
-    check: Callable[..., bool],
-    wrap: Callable[..., Any] | None = None,
-) -> Callable[..., Any]:
-    """The call path of a traced function: jax.jit's dispatch, whose cache tells weak
-    from strong inputs exactly as jax's does. Inside another weaktrace trace the
-    arguments are weaktrace tracers, which jax.jit rejects before it traces anything:
-    then the function is traced inline, as jax.jit inside jax.jit is. (A try costs
-    nothing until it raises; checking for a trace on every call would cost ~8%.)"""
-    if x64 is None and wrap is None:
-        fast = _with_own_misses(jitted, fun)
-        if fast is not None:
-            return fast
-    if x64 is None:
-
-        def call(*args: Any, **kwargs: Any) -> Any:
-            try:
-                if wrap is not None:
-                    a, k = wrap(args, kwargs)
-                    return jitted(*a, **k)
-                return jitted(*args, **kwargs)
-            except (TypeError, ValueError):
-                if _current() is None:
-                    native = native_args(args, kwargs)
-                    if native is None:
-                        raise
-                    return call(*native[0], **native[1])
-            return fun(*args, **kwargs)
-
-        return call
-
-    def call_pinned(*args: Any, **kwargs: Any) -> Any:
-        if _current() is not None:
-            return fun(*args, **kwargs)
-        checked = check(args, kwargs)
-        a, k = (args, kwargs) if wrap is None else wrap(args, kwargs)
-        with stages.x64_mode(x64):
-            try:
-                out = jitted(*a, **k)
-            except (TypeError, ValueError):
-                native = native_args(args, kwargs)
-                if native is None:
-                    raise
-                return call_pinned(*native[0], **native[1])
-        if not checked:
-            check(args, kwargs)  # the first call traced: the int targets are known now
-        return out
-
-    return call_pinned
-
-
-def _with_own_misses(jitted: Any, fun: Callable[..., Any]) -> Any:
-    """jax.jit's own C++ call object, with its cache-miss handler wrapped, or None if
-    this jaxlib does not let it be rebuilt.
-
-    Cached calls then cost exactly what a jax.jit call costs: no Python frame of ours
-    runs before jax's C++ dispatch, which calls back into Python only on a miss. Every
-    call jax cannot serve from its cache is a miss (new signatures, weaktrace tracers,
-    argument types it refuses), so the miss handler is where the two cases `call`
-    below handles go: inside another weaktrace trace the function is traced inline,
-    and arguments numpy takes but jax.jit refuses are retried in their native form.
-    The object is rebuilt through jaxlib's pickle protocol (`__getstate__` /
-    `__setstate__`, one jaxlib version on both sides); it shares jax's compile cache
-    with `jitted` (same function, same cache key), so `jitted` still lowers, reports
-    its cache size and clears it."""
-    try:
-        state = jitted.__getstate__()
-        jax_miss = state["cache_miss"]
-        cls: Any = type(jitted)
-        fast = cls.__new__(cls)
-    except (AttributeError, KeyError, TypeError):
-        return None
-
-    def miss(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return jax_miss(*args, **kwargs)
-        except (TypeError, ValueError):
-            if _current() is not None:  # weaktrace tracers: trace inline
-                return fun(*args, **kwargs), None, False  # no fast path for these
-            native = native_args(args, kwargs)
-            if native is None:
-                raise
-            # No fast path: jax's signature of '>u4' is that of 'u4', and its C++
-            # must not hand the swapped bytes to the executable on a later hit.
-            return jax_miss(*native[0], **native[1])[0], None, False
-
-    state["cache_miss"] = miss
-    try:
-        fast.__setstate__(state)
-    except (TypeError, ValueError):
-        return None
-    return fast
 
 
 def _jit_options(options: dict[str, Any]) -> dict[str, Any]:
