@@ -16,7 +16,6 @@ from weaktrace.errors import InvalidInputError, OperandTypeError, OperandValueEr
 from weaktrace.numpy import ufuncs as U
 from weaktrace.numpy._core import (
     BOOL,
-    Context,
     P,
     Tracer,
     axes_arg,
@@ -37,9 +36,8 @@ from weaktrace.numpy._core import (
 )
 from weaktrace.numpy._lax import select, tri
 from weaktrace.numpy.contractions import jnp_precision
-from weaktrace.numpy.reductions import sum as _sum
 from weaktrace.numpy.shapes import concatenate, reshape
-from weaktrace.numpy.sorting import _sort
+from weaktrace.numpy.sorting import _sort, binary_search
 
 _INT32 = by_name("int32")
 
@@ -225,25 +223,6 @@ def correlate(a: Any, v: Any, mode: str = "valid", *, precision: Any = None,
 # -- interpolation and polynomials -------------------------------------------------------
 
 
-def _le_total(b: Context, a: Tracer, q: Tracer) -> Tracer:
-    """``lax._sort_le_comparator`` on one key: XLA's total order, where -0 == 0 after
-    canonicalization and NaN sorts last."""
-    if kind(a) != "f":
-        return emit(P.le_p, a, q)
-    return emit(P.or_p, emit(P.le_p, a, q), emit(P.ne_p, q, q))
-
-
-def _searchsorted_right(b: Context, xp: Tracer, x: Tracer) -> Tracer:
-    """``searchsorted(xp, x, side='right')`` as int32 counts of xp <= x (jax's
-    compare_all method; equal to its scan on sorted xp)."""
-    n = xp.aval.shape[0]
-    shape = (n, *x.aval.shape)
-    lhs = emit(P.broadcast_in_dim_p, xp, shape=shape, broadcast_dimensions=(0,))
-    rhs = emit(P.broadcast_in_dim_p, x, shape=shape,
-               broadcast_dimensions=tuple(range(1, len(shape))))  # fmt: skip
-    return _sum(_le_total(b, lhs, rhs), axis=0, dtype=_INT32)
-
-
 @export
 def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None,
            period: Any = None) -> Any:  # fmt: skip
@@ -272,7 +251,7 @@ def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None,
         xp = concatenate([U.subtract(xp[-1:], p), xp, U.add(xp[:1], p)])
         fp = concatenate([fp[-1:], fp, fp[:1]])
     n = xp.aval.shape[0]
-    i = U.clip(_searchsorted_right(b, xp, x), 1, n - 1)
+    i = U.clip(binary_search(b, xp, x, "right", _INT32), 1, n - 1)  # jax's default 'scan'
     im1 = U.subtract(i, 1)
     fp_lo, xp_lo = fp[im1], xp[im1]
     df = U.subtract(fp[i], fp_lo)

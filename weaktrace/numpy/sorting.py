@@ -232,10 +232,29 @@ def _lt(x: Any, y: Any) -> Any:
     return x < y
 
 
+def binary_search(b: Context, x: Any, q: Any, side: str, dt: Any) -> Any:
+    """jax's ``'scan'`` searchsorted: ``ceil(log2(n + 1))`` halvings of ``[low, high)`` for
+    every query at once, in unsigned arithmetic, unrolled. The steps are jax's, so the
+    indices are too for any 1-d `x` of length n > 0, sorted or not; memory is the size of
+    `q`, not n times it."""
+    n = x.aval.shape[0]
+    udt = b.policy.user_dtype("uint64" if dt.name == "int64" else "uint32")
+    low, high = (emit(P.broadcast_in_dim_p, lit(b, v, udt), shape=q.aval.shape,
+                      broadcast_dimensions=()) for v in (0, n))  # fmt: skip
+    for _ in range((n).bit_length()):  # == ceil(log2(n + 1))
+        mid = low + (high - low) // 2
+        at = x[mid]
+        go_left = ~_lt(at, q) if side == "left" else _lt(q, at)
+        low, high = where(go_left, low, mid), where(go_left, mid, high)
+    return convert(b, high, dt, False)
+
+
 @export
 def searchsorted(a: Any, v: Any, side: str = "left", sorter: Any = None, *,
                  method: str = "scan") -> Any:  # fmt: skip
-    """``jax.numpy.searchsorted`` (every method gives the same values: all compare)."""
+    """``jax.numpy.searchsorted``: ``'scan'`` and ``'scan_unrolled'`` are jax's binary search
+    (`binary_search`); ``'compare_all'`` and ``'sort'`` count the elements before each
+    query (jax's stable co-sort gives that count too, for any `a`)."""
     b = context(a, v, sorter)
     x, q = _op(a, b), _op(v, b)
     if x.aval.ndim != 1:
@@ -260,6 +279,8 @@ def searchsorted(a: Any, v: Any, side: str = "left", sorter: Any = None, *,
     if n == 0:
         return emit(P.broadcast_in_dim_p, lit(b, 0, dt), shape=q.aval.shape,
                     broadcast_dimensions=())  # fmt: skip
+    if method in ("scan", "scan_unrolled"):
+        return binary_search(b, x, q, side, dt)
     xs = reshape(x, (n,) + (1,) * q.aval.ndim)
     q = reshape(q, (1, *q.aval.shape))  # equal ranks: no rank promotion to check
     hits = _lt(xs, q) if side == "left" else ~_lt(q, xs)
