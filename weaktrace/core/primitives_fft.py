@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from weaktrace.core.primitives import _def, _real_dtype
 from weaktrace.dtypes import registry
+from weaktrace.dtypes.policies.jax import fft_inexact
 from weaktrace.errors import OperandTypeError, OperandValueError, ShapeError
 from weaktrace.ir.values import AbstractValue
 
@@ -22,13 +23,7 @@ COMPLEX_IN = frozenset((_D("complex64"), _D("complex128")))
 COMPLEX_OF = {_D("float32"): _D("complex64"), _D("float64"): _D("complex128")}
 
 
-def to_inexact(dt: registry.DType) -> registry.DType:
-    """``jax._src.dtypes.to_inexact_dtype``, the fixed table jax.lax.fft (and so
-    jax.numpy.fft) converts operands with: inexact dtypes stay, 64-bit integers go to
-    float64, every other dtype (bool, smaller integers) to float32."""
-    if dt.kind in "fc":
-        return dt
-    return _D("float64") if dt.kind in "iu" and dt.bits == 64 else _D("float32")
+to_inexact = fft_inexact  # jax.lax.fft's fixed table (weaktrace.dtypes.policies.jax)
 
 
 def _fft(x: AbstractValue, *, fft_type: str, fft_lengths: tuple[int, ...]) -> list[AbstractValue]:

@@ -43,8 +43,13 @@ _D = registry.by_name
 _F32, _F64, _C64, _C128 = _D("float32"), _D("float64"), _D("complex64"), _D("complex128")
 
 
-def _to_complex(dt: DType) -> DType:
-    return _C128 if _to_inexact(dt) in (_F64, _C128) else _C64
+def _compute_dtype(x: Any, fft_type: str) -> DType:
+    """The dtype the transform converts `x` to: the policy's (jax: jax.lax.fft's fixed
+    table; numpy: its pocketfft's), complex unless the transform is an RFFT."""
+    dt = x.ctx.policy.fft_dtype(x.aval[1])
+    if fft_type == "RFFT" or dt.kind == "c":
+        return dt
+    return _C128 if dt == _F64 else _C64
 
 
 def _move(x: Any, src: Sequence[int], dst: Sequence[int]) -> Any:
@@ -71,12 +76,9 @@ def _resize(x: Any, size: Sequence[int]) -> Any:
 
 def _lax_fft(x: Any, fft_type: str, lengths: Sequence[int]) -> Any:
     """``jax.lax.fft``: convert, then transform (nothing to transform: converted only)."""
-    if fft_type == "RFFT":
-        if x.aval[1].kind == "c":
-            raise OperandValueError("only real valued inputs supported for rfft")
-        x = convert(x.ctx, x, _to_inexact(x.aval[1]), False)
-    else:
-        x = convert(x.ctx, x, _to_complex(x.aval[1]), False)
+    if fft_type == "RFFT" and x.aval[1].kind == "c":
+        raise OperandValueError("only real valued inputs supported for rfft")
+    x = convert(x.ctx, x, _compute_dtype(x, fft_type), False)
     if not lengths:
         return x
     return bind(fft_p, x, fft_type=fft_type, fft_lengths=tuple(lengths))
@@ -114,7 +116,7 @@ def _norm_factor(out: Any, s: Sequence[int], name: str, norm: str) -> Any:
 def _fft_core(name: str, fft_type: str, a: Any, s: Sequence[int] | None,
               axes: Sequence[int] | None, norm: str | None) -> Any:  # fmt: skip
     arr = operand(a, context(a))
-    nd = arr.aval.ndim
+    nd, operand_dt = arr.aval.ndim, arr.aval[1]
     if s is not None:
         try:
             s = tuple(operator.index(n) for n in s)
@@ -157,6 +159,9 @@ def _fft_core(name: str, fft_type: str, a: Any, s: Sequence[int] | None,
         out = ufuncs.multiply(out, _norm_factor(out, lengths, name, norm))
     if orig is not None:
         out = _move(out, todo, orig)
+    if fft_type == "IRFFT" and len(todo) == 1:  # numpy's irfftn runs ifft first
+        dt = out.ctx.policy.fft_real_result(operand_dt, out.aval[1])
+        out = out if dt == out.aval[1] else convert(out.ctx, out, dt, False)
     return out
 
 

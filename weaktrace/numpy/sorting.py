@@ -239,8 +239,8 @@ def binary_search(b: Context, x: Any, q: Any, side: str, dt: Any) -> Any:
     `q`, not n times it."""
     n = x.aval.shape[0]
     udt = b.policy.user_dtype("uint64" if dt.name == "int64" else "uint32")
-    low, high = (emit(P.broadcast_in_dim_p, lit(b, v, udt), shape=q.aval.shape,
-                      broadcast_dimensions=()) for v in (0, n))  # fmt: skip
+    low, high = [_op(emit(P.broadcast_in_dim_p, lit(b, v, udt), shape=q.aval.shape,
+                          broadcast_dimensions=()), b) for v in (0, n)]  # fmt: skip
     for _ in range((n).bit_length()):  # == ceil(log2(n + 1))
         mid = low + (high - low) // 2
         at = x[mid]

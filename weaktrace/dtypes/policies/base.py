@@ -227,6 +227,19 @@ class Policy:
         """The dtype mean computes in when asked for ``dtype=dt`` (as given here)."""
         return dt
 
+    def fft_dtype(self, dt: DType) -> DType:
+        """The inexact dtype an FFT computes a `dt` operand in (a complex transform takes
+        its complex counterpart). NumPy's pocketfft: bool and integers in the default
+        float, float16 in float32."""
+        if dt.kind in "bui":
+            return self.defaults["f"]
+        return _D("float32") if dt.name in ("float16", "bfloat16") else dt
+
+    def fft_real_result(self, operand: DType, computed: DType) -> DType:
+        """The dtype of a real FFT result (``irfft``, ``hfft``) of a `operand` array that
+        was transformed in `computed`: `computed` itself here."""
+        return computed
+
     def logical_reduction(self, dt: DType) -> DType:
         """The dtype all / any of `dt` values return (bool here)."""
         return _D("bool")

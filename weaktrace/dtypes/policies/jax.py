@@ -47,6 +47,15 @@ def _to(table: Any) -> dict[DType, DType]:
 _TO_INEXACT = _to(jax_rules._TO_INEXACT)
 
 
+def fft_inexact(dt: DType) -> DType:
+    """``jax._src.dtypes.to_inexact_dtype``, the fixed table jax.lax.fft (and so
+    jax.numpy.fft) converts operands with, x64 or not: inexact dtypes stay, 64-bit
+    integers go to float64, every other dtype (bool, smaller integers) to float32."""
+    if dt.kind in "fc":
+        return dt
+    return _D("float64") if dt.kind in "iu" and dt.bits == 64 else _D("float32")
+
+
 class JaxPolicy(Policy):
     """JAX's rules. ``strict`` / ``x64`` of None follow jax's config in this thread.
 
@@ -201,6 +210,9 @@ class PinnedJaxPolicy(JaxPolicy):
             wide = self.defaults[k]
             return wide if ml_dtypes.iinfo(dt.numpy).bits < wide.bits else dt  # type: ignore[operator]
         return dt
+
+    def fft_dtype(self, dt: DType) -> DType:
+        return fft_inexact(dt)
 
     def mean(self, dt: DType) -> DType:
         return _TO_INEXACT.get(dt, dt)

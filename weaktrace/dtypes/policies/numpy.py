@@ -115,3 +115,8 @@ class NumpyPolicy(Policy):
 
     def user_dtype(self, spec: Any) -> DType:
         return spec if spec.__class__ is DType else registry.of(np.dtype(spec))
+
+    def fft_real_result(self, operand: DType, computed: DType) -> DType:
+        """NumPy 2 casts a one-axis real transform (irfft, hfft) of float16 values back to
+        float16 (its n-axis ones start with a complex ifft, so give float32)."""
+        return operand if operand.name == "float16" else computed

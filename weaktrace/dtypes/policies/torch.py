@@ -12,6 +12,7 @@ from weaktrace.dtypes.policies.base import DEFAULTS_X64, Aval, Policy, _spec, in
 from weaktrace.dtypes.registry import DType
 from weaktrace.errors import (
     ArgumentOverflowError,
+    KernelDtypeError,
     OperandTypeError,
     PolicyError,
     TypePromotionError,
@@ -225,6 +226,14 @@ class TorchPolicy(Policy):
                 "first, e.g. x.astype('float32').mean()."
             )
         return dt
+
+    def fft_dtype(self, dt: DType) -> DType:
+        if dt.name in ("float16", "bfloat16"):
+            raise KernelDtypeError(
+                f"torch.fft on CPU: Unsupported dtype {torch_name(dt.name)} (as in PyTorch; "
+                "its half-precision transforms are CUDA-only). Convert to float32 first."
+            )
+        return super().fft_dtype(dt)
 
     def mean_dtype(self, dt: DType) -> DType:
         if dt.kind in "bui":
