@@ -152,13 +152,25 @@ def _tolerance(args: tuple[object, ...]) -> dict[str, float]:
     return {"rtol": 2e-4, "atol": 2e-5}
 
 
+def _jax_disagrees_with_itself(jaxs, args) -> bool:
+    """jax's eager NaN is a number under jax.jit: XLA CPU's fused ``exp`` of a NaN that
+    a ``where`` put there gives garbage (wrapcauchy.pdf of a `c` outside (0, 1):
+    nan eagerly, 0, 1e-45 or 1e21 compiled). There is no oracle for those values."""
+    eager, jitted = np.asarray(jaxs(*args)), np.asarray(jax.jit(jaxs)(*args))
+    return bool(np.any(np.isnan(eager) != np.isnan(jitted)))
+
+
 @pytest.mark.ci_sample(2)
 def test_functions(case):
     dist, fn, profile, x64 = case
     args = _args(dist, fn, profile)
     ours, jaxs = getattr(built()[dist], fn), getattr(getattr(jst, dist), fn)
     with jax.enable_x64(x64):
-        check(ours, jaxs, *args, context=f"{dist}.{fn}", **_tolerance(args))
+        try:
+            values = not _jax_disagrees_with_itself(jaxs, args)
+        except Exception:  # jax raises: check() compares the errors
+            values = True
+        check(ours, jaxs, *args, context=f"{dist}.{fn}", values=values, **_tolerance(args))
 
 
 # -- multivariate_normal: mean and cov shapes -----------------------------------------
