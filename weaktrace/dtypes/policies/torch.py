@@ -64,6 +64,13 @@ _UNSUPPORTED.update(
 )  # fmt: skip
 
 
+# torch.linalg functions that take floating point or complex tensors only (weaktrace's
+# promote names of the jnp.linalg functions that compute on them).
+_LINALG_INEXACT_ONLY = frozenset(("cholesky", "qr", "eigh", "eig", "eigvals", "svd", "slogdet",
+                                  "det", "solve", "inv", "pinv", "norm", "matrix_rank",
+                                  "lstsq"))  # fmt: skip
+
+
 def torch_name(name: str) -> str:
     return _TORCH_NAMES.get(name, name)
 
@@ -205,6 +212,12 @@ class TorchPolicy(Policy):
             message = _UNSUPPORTED.get((op, a[1].kind))
             if message is not None:
                 raise OperandTypeError(message)
+            if op in _LINALG_INEXACT_ONLY and a[1].kind in "bui":
+                raise OperandTypeError(
+                    f"linalg.{op}: Expected a floating point or complex tensor as input. Got "
+                    f"{torch_name(a[1].name)} (as in PyTorch, which does not promote integer "
+                    "matrices). Convert first, e.g. x.astype('float32')."
+                )
 
     def promote(self, op: str, avals: Sequence[Aval], target: str | None) -> tuple[DType, bool]:
         self.refuse(op, avals)

@@ -51,6 +51,7 @@ def vector_norm(x: Any, /, *, axis: int | tuple[int, ...] | None = None, keepdim
     and -inf, as in jax)."""
     b = context(x)
     x = operand_(x, b)
+    b.policy.refuse("norm", [x.aval])  # torch's norms take inexact tensors only
     if ord is None or ord == 2:
         return _abs2_sum(x, axis, keepdims)
     if ord == np.inf:
