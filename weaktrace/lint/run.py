@@ -92,6 +92,7 @@ def _lint(
     argnums = tuple(kept.index(i) for i in argnums)
     findings: list[Finding] = []
     findings += rules.x64_truncation(Recorder(), _wide_args(args, kwargs, kept), def_line, ())
+    args, kwargs = _narrow_jax_arrays(args, kwargs)
     # A fresh value of a trace-context option that only affects HLO metadata: jax's
     # trace caches miss, so jax really traces (and the hooks see) every call, while
     # the user's own caches stay as they are.
@@ -258,6 +259,23 @@ def _wide_args(
             name = _path(path[1:])
             found.append((name if path[0].idx == 0 else f"keyword {name}", dtype.name))
     return found
+
+
+def _narrow_jax_arrays(args: Any, kwargs: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+    """64-bit jax arrays (made while x64 was on) as the 32-bit values x64 off makes of
+    every other 64-bit input: jax keeps such an array's dtype when x64 is switched off, and
+    its own functions then mix the two widths (``jnp.diagonal`` of a float64 array
+    multiplies it by a float32 ``eye``: TypeError), where the user's program runs."""
+
+    def narrow(x: Any) -> Any:
+        if isinstance(x, jax.Array) and not isinstance(x, jax.core.Tracer):
+            dtype = _leaf_dtype(x)
+            if dtype is not None and dtype.name in _WIDE:
+                return jax.ShapeDtypeStruct(x.shape, rules._narrow(dtype.name),
+                                            weak_type=x.weak_type)  # fmt: skip
+        return x
+
+    return jax.tree_util.tree_map(narrow, (tuple(args), kwargs))
 
 
 def _path(path: Sequence[Any]) -> str:
