@@ -50,6 +50,7 @@ def _ours(name: str, x: np.ndarray, policy: str) -> Any:
 
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("name", FUNCTIONS)
+@pytest.mark.ci_sample(3)
 def test_numpy_policy_fft_is_numpys(name, dtype):
     x = _values(dtype)
     try:
@@ -69,6 +70,7 @@ def test_numpy_policy_fft_is_numpys(name, dtype):
 
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("name", FUNCTIONS)
+@pytest.mark.ci_sample(3)
 def test_torch_policy_fft_is_torchs(name, dtype):
     torch = pytest.importorskip("torch")
     x = _values(dtype)
