@@ -1,12 +1,11 @@
 """Bayesian logistic regression by a Laplace approximation: a Gaussian prior and a
 Bernoulli likelihood from jax.scipy.stats, Newton steps with jax.hessian, the evidence
-from jnp.linalg.slogdet, and posterior samples from random.multivariate_normal scored
-with stats.multivariate_normal.logpdf."""
+from jnp.linalg.slogdet, and the Gaussian posterior's stats.multivariate_normal.logpdf."""
 
 import jax
 import jax.numpy as jnp
 import jax.scipy.stats as stats
-from jax import lax, nn, random
+from jax import lax, nn
 
 
 def log_joint(w, x, y, prior_scale):
@@ -24,7 +23,7 @@ def newton(w, x, y, prior_scale, steps=4):
     return lax.fori_loop(0, steps, body, w)
 
 
-def run(seed, x, y):
+def run(x, y):
     d = x.shape[1]
     w_map = newton(jnp.zeros(d), x, y, 2.0)
     precision = -jax.hessian(log_joint)(w_map, x, y, 2.0)
@@ -32,16 +31,13 @@ def run(seed, x, y):
     evidence = log_joint(w_map, x, y, 2.0) + 0.5 * d * jnp.log(2 * jnp.pi) - 0.5 * logdet
     cov = jnp.linalg.inv(precision)
     cov = 0.5 * (cov + cov.T)
-    samples = random.multivariate_normal(random.key(seed), w_map, cov, (5,))
-    scores = stats.multivariate_normal.logpdf(samples, w_map, cov)
-    chol = jnp.linalg.cholesky(cov)
-    pred = nn.sigmoid(x @ samples.T).mean(axis=1)
+    scores = stats.multivariate_normal.logpdf(x[:4], w_map, cov)
+    pred = nn.sigmoid(x @ w_map)
     return (
         w_map,
         sign,
         evidence,
         scores,
-        jnp.diag(chol),
         pred,
         stats.norm.cdf(w_map / jnp.sqrt(jnp.diag(cov))),
     )
@@ -50,4 +46,4 @@ def run(seed, x, y):
 def inputs(rng):
     x = rng.standard_normal((12, 3)).astype("float32")
     y = (x @ [1.0, -2.0, 0.5] + rng.standard_normal(12) > 0).astype("int32")
-    return 7, x, y
+    return x, y
