@@ -1,0 +1,55 @@
+"""Regressions found while writing the session-16 realistic programs (tests/realistic/)
+and the probes around them.
+
+The oracle is jax itself, computed at test time.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import jax.scipy.special as jsp
+import jax.scipy.stats as jst
+import pytest
+
+import weaktrace as wt
+import weaktrace.numpy as wnp
+import weaktrace.scipy.special as wsp
+import weaktrace.scipy.stats as wst
+
+
+def _poisson_rate_loss(np_mod, stats):
+    return lambda mu: stats.poisson.logpmf(np_mod.arange(3), mu).sum()
+
+
+def _xlogy_minus(np_mod, special):
+    return lambda a: (special.xlogy(np_mod.arange(2) + 0.0, a) - a).sum()
+
+
+CASES = {
+    "poisson_logpmf": (_poisson_rate_loss(jnp, jst), _poisson_rate_loss(wnp, wst)),
+    "xlogy_minus": (_xlogy_minus(jnp, jsp), _xlogy_minus(wnp, wsp)),
+}
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="jax's gradient for a weak (Python float) argument is weak here and weaktrace's "
+    "is strong. jax's cotangent sum (add_jaxvals) takes the first-written cotangent's aval; "
+    "the cotangent from `x - a` (a weak scalar against a weak vector) is weak in jax's "
+    "program and the one from xlogy's custom JVP (`.astype(result.dtype)`) strong, so the "
+    "flag depends on how each path reaches jax (jax.grad of lax.sub(v, a) called directly "
+    "is strong too). weaktrace's eager poisson and its traced xlogy case come out strong. "
+    "Not fixed in session 16.",
+)
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_grad_of_python_float_through_xlogy_stays_weak(case: str) -> None:
+    """jax.grad(lambda mu: poisson.logpmf(int counts, mu).sum())(2.0) is a weak float32
+    in jax (found by a probe for the count-regression program)."""
+    theirs, ours = CASES[case]
+    want = jax.grad(theirs)(2.0)
+    got_eager = jax.grad(ours)(2.0)
+    (got_traced,) = jax.tree_util.tree_leaves(wt.trace(jax.grad(ours)).trace(2.0).out_avals)
+    assert (got_eager.dtype, got_eager.weak_type) == (want.dtype, want.weak_type)
+    assert (got_traced.dtype, got_traced.weak_type) == (want.dtype, want.weak_type)
+    assert float(got_eager) == pytest.approx(float(want), rel=1e-6)
