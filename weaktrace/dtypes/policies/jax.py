@@ -115,6 +115,10 @@ class JaxPolicy(Policy):
         return jax_lattice(strict, x64)
 
     # -- tracing
+    def fft_dtype(self, dt: DType) -> DType:
+        """jax.lax.fft's fixed table, in every mode (`fft_inexact`)."""
+        return fft_inexact(dt)
+
     def resolve(self) -> JaxPolicy:
         strict, x64 = self.mode()
         explicit = jax_rules.explicit_mode() if self.explicit is None else self.explicit
@@ -210,9 +214,6 @@ class PinnedJaxPolicy(JaxPolicy):
             wide = self.defaults[k]
             return wide if ml_dtypes.iinfo(dt.numpy).bits < wide.bits else dt  # type: ignore[operator]
         return dt
-
-    def fft_dtype(self, dt: DType) -> DType:
-        return fft_inexact(dt)
 
     def mean(self, dt: DType) -> DType:
         return _TO_INEXACT.get(dt, dt)
