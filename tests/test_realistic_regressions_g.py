@@ -35,12 +35,12 @@ CASES = {
 @pytest.mark.xfail(
     strict=True,
     reason="jax's gradient for a weak (Python float) argument is weak here and weaktrace's "
-    "is strong. jax's cotangent sum (add_jaxvals) takes the first-written cotangent's aval; "
-    "the cotangent from `x - a` (a weak scalar against a weak vector) is weak in jax's "
-    "program and the one from xlogy's custom JVP (`.astype(result.dtype)`) strong, so the "
-    "flag depends on how each path reaches jax (jax.grad of lax.sub(v, a) called directly "
-    "is strong too). weaktrace's eager poisson and its traced xlogy case come out strong. "
-    "Not fixed in session 16.",
+    "is strong. The primal weak flags of weaktrace's lowering agree with jax's everywhere; "
+    "the cotangents' do not: add_any keeps the first cotangent's flag, which is weak in "
+    "jax's backward pass and strong in weaktrace's (poisson: jax.numpy's where is a jitted "
+    "_where, whose output tangent takes the primal output's weak flag, where weaktrace "
+    "lowers a bare select_n). Matching it means lowering with jax's jit boundaries and "
+    "operation order; not done in session 16.",
 )
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_grad_of_python_float_through_xlogy_stays_weak(case: str) -> None:
