@@ -13,6 +13,7 @@ import jax.scipy.stats as jst
 import pytest
 
 import weaktrace as wt
+import weaktrace.nn as wnn
 import weaktrace.numpy as wnp
 import weaktrace.scipy.special as wsp
 import weaktrace.scipy.stats as wst
@@ -26,9 +27,16 @@ def _xlogy_minus(np_mod, special):
     return lambda a: (special.xlogy(np_mod.arange(2) + 0.0, a) - a).sum()
 
 
+def _sparse_plus(np_mod, nn):
+    return lambda a: nn.sparse_plus((np_mod.arange(3) + 0.5) * a - 1).sum()
+
+
+# Of 69 functions of jax.numpy, jax.scipy.special and jax.nn probed so (grad at a Python
+# float of a sum over a weak vector), sparse_plus is the other one that differs.
 CASES = {
     "poisson_logpmf": (_poisson_rate_loss(jnp, jst), _poisson_rate_loss(wnp, wst)),
     "xlogy_minus": (_xlogy_minus(jnp, jsp), _xlogy_minus(wnp, wsp)),
+    "sparse_plus": (_sparse_plus(jnp, jax.nn), _sparse_plus(wnp, wnn)),
 }
 
 
