@@ -65,3 +65,21 @@ def test_weak_jax_scalars_stay_weak():
     x = np.ones(3, np.float32)
     report = wt.lint(lambda x, s: x * s, x, s)
     assert [f.kind for f in report] == ["x64-truncation"]
+
+
+def test_captured_64_bit_jax_arrays_get_a_named_error():
+    """A 64-bit jax array the function reads from a closure cannot be narrowed (lint
+    traces the function as it is): jax's TypeError became a named error saying what to do.
+    jax itself runs the function with x64 on, where the array was made."""
+    with jax.enable_x64(True):
+        w = jnp.eye(3)
+
+        def f(x):
+            return jnp.linalg.slogdet(w)[1] + x.sum()
+
+        jax.jit(f)(np.ones(3, np.float32))
+    with pytest.raises(wt.InvalidInputError, match=r"made while x64 was on \(float64\[3, 3\]\)"):
+        wt.lint(f, np.ones(3, np.float32))
+    # the same function with a 32-bit array lints (a clean report)
+    w = jnp.eye(3, dtype=np.float32)
+    assert not list(wt.lint(f, np.ones(3, np.float32)))

@@ -18,6 +18,7 @@ import jax
 import numpy as np
 from jax._src import config, source_info_util
 
+from weaktrace.errors import InvalidInputError
 from weaktrace.ir.values import AbstractValue, Program, SourceInfo
 from weaktrace.lint import overflow, rules
 from weaktrace.lint.callsite import user_file
@@ -118,6 +119,7 @@ def _lint(
             return LintReport(_sorted(findings), None)
         except TypeError as err:
             if not _CARRY_ERRORS.search(str(err)):
+                _refuse_wide_captures(f, err)
                 raise
             # the hooks' record of this refusal (not of one the user's code caught)
             ref = rec.refused[-1] if rec.refused else None
@@ -286,8 +288,23 @@ def _path(path: Sequence[Any]) -> str:
     return first + jax.tree_util.keystr(tuple(rest))
 
 
-def _candidates(f: Any, depth: int = 3) -> list[np.ndarray | np.generic]:
-    """64-bit numpy arrays and scalars the function (and functions it names) can see."""
+def _is_wide_numpy(v: Any) -> bool:
+    return isinstance(v, np.ndarray | np.generic) and v.dtype.name in _WIDE
+
+
+def _is_wide_jax(v: Any) -> bool:
+    return (
+        isinstance(v, jax.Array)
+        and not isinstance(v, jax.core.Tracer)
+        and (getattr(_leaf_dtype(v), "name", None) in _WIDE)
+    )
+
+
+def _candidates(
+    f: Any, depth: int = 3, wanted: Callable[[Any], bool] = _is_wide_numpy
+) -> list[Any]:
+    """64-bit numpy arrays and scalars (or what `wanted` picks) the function (and
+    functions it names) can see."""
     found: list[Any] = []
     seen: set[int] = set()
 
@@ -304,13 +321,29 @@ def _candidates(f: Any, depth: int = 3) -> list[np.ndarray | np.generic]:
         glb = getattr(fn, "__globals__", {})
         values += [glb[n] for n in _names(code) if n in glb]
         for v in values:
-            if isinstance(v, np.ndarray | np.generic) and v.dtype.name in _WIDE:
+            if wanted(v):
                 found.append(v)
             elif isinstance(v, types.FunctionType | functools.partial):
                 visit(v, level + 1)
 
     visit(f, 0)
     return found
+
+
+def _refuse_wide_captures(f: Any, err: TypeError) -> None:
+    """jax's TypeError while tracing `f` with x64 off, when `f` sees 64-bit jax arrays
+    made with x64 on: jax cannot mix those with x64 off (lint narrows such arrays only
+    when they are arguments). A named error that says so, not jax's."""
+    wide = _candidates(f, wanted=_is_wide_jax)
+    if wide:
+        seen = ", ".join(sorted({f"{v.dtype}{list(v.shape)}" for v in wide}))
+        jax_says = str(err).split(" (Tip")[0].rstrip(".")
+        raise InvalidInputError(
+            f"lint traces {getattr(f, '__name__', f)!r} with x64 off, and it uses jax arrays "
+            f"made while x64 was on ({seen}), which jax cannot mix with 32-bit values there "
+            f"({jax_says}). Pass them as arguments (lint takes a 64-bit argument as x64 off "
+            "makes it) or create them with x64 off."
+        ) from err
 
 
 def _has(cell: Any) -> bool:
