@@ -167,10 +167,12 @@ def test_functions(case):
     ours, jaxs = getattr(built()[dist], fn), getattr(getattr(jst, dist), fn)
     with jax.enable_x64(x64):
         try:
-            values = not _jax_disagrees_with_itself(jaxs, args)
-        except Exception:  # jax raises: check() compares the errors
-            values = True
-        check(ours, jaxs, *args, context=f"{dist}.{fn}", values=values, **_tolerance(args))
+            check(ours, jaxs, *args, context=f"{dist}.{fn}", **_tolerance(args))
+        except AssertionError:
+            # asked only when values differ: is there an oracle for them at all?
+            if not _jax_disagrees_with_itself(jaxs, args):
+                raise
+            check(ours, jaxs, *args, context=f"{dist}.{fn}", values=False, **_tolerance(args))
 
 
 # -- multivariate_normal: mean and cov shapes -----------------------------------------

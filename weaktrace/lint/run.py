@@ -270,11 +270,9 @@ def _narrow_jax_arrays(args: Any, kwargs: dict[str, Any]) -> tuple[Any, dict[str
     multiplies it by a float32 ``eye``: TypeError), where the user's program runs."""
 
     def narrow(x: Any) -> Any:
-        if isinstance(x, jax.Array) and not isinstance(x, jax.core.Tracer):
-            dtype = _leaf_dtype(x)
-            if dtype is not None and dtype.name in _WIDE:
-                return jax.ShapeDtypeStruct(x.shape, rules._narrow(dtype.name),
-                                            weak_type=x.weak_type)  # fmt: skip
+        if _is_wide_jax(x):
+            return jax.ShapeDtypeStruct(x.shape, rules._narrow(x.dtype.name),
+                                        weak_type=x.weak_type)  # fmt: skip
         return x
 
     return jax.tree_util.tree_map(narrow, (tuple(args), kwargs))
