@@ -44,11 +44,13 @@ CASES = {
     strict=True,
     reason="jax's gradient for a weak (Python float) argument is weak here and weaktrace's "
     "is strong. The primal weak flags of weaktrace's lowering agree with jax's everywhere; "
-    "the cotangents' do not: add_any keeps the first cotangent's flag, which is weak in "
-    "jax's backward pass and strong in weaktrace's (poisson: jax.numpy's where is a jitted "
-    "_where, whose output tangent takes the primal output's weak flag, where weaktrace "
-    "lowers a bare select_n). Matching it means lowering with jax's jit boundaries and "
-    "operation order; not done in session 16.",
+    "the cotangents' do not: add_any keeps the first cotangent's flag, and under jax's "
+    "autodiff a jit boundary retypes the tangents entering it with the primals' weak flags. "
+    "jax.numpy's functions are jits (ufuncs inline, where's _where not), so jax's answer "
+    "depends on where those boundaries fall: jax itself gives a strong gradient for "
+    "xlogy_minus under jax.grad(jax.jit(f)) (test_jax_grad_weak_flag_depends_on_jit below). "
+    "Matching it means reproducing jax's jit boundaries function by function; a boundary "
+    "at every equation (tried in session 17) fixes these three and breaks squareplus.",
 )
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_grad_of_python_float_through_xlogy_stays_weak(case: str) -> None:
@@ -61,3 +63,15 @@ def test_grad_of_python_float_through_xlogy_stays_weak(case: str) -> None:
     assert (got_eager.dtype, got_eager.weak_type) == (want.dtype, want.weak_type)
     assert (got_traced.dtype, got_traced.weak_type) == (want.dtype, want.weak_type)
     assert float(got_eager) == pytest.approx(float(want), rel=1e-6)
+
+
+def test_jax_grad_weak_flag_depends_on_jit() -> None:
+    """Why the cases above are left: jax's own weak flag for such a gradient is not a
+    property of the function. The same xlogy_minus loss differentiated through a jit
+    boundary (inline jits vanish inside it) gives jax a strong gradient, unjitted a weak
+    one. If jax ever makes the two agree, the xfail above deserves another look."""
+    theirs, _ = CASES["xlogy_minus"]
+    plain = jax.grad(theirs)(2.0)
+    through_jit = jax.grad(jax.jit(theirs))(2.0)
+    assert plain.dtype == through_jit.dtype
+    assert plain.weak_type != through_jit.weak_type
